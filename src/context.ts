@@ -1,0 +1,18 @@
+import type { PollDelayOptions } from './operators/backoff.js'
+import { retryDelay } from './operators/backoff.js'
+import type { Client } from './transport/client.js'
+
+/** What the public `$` functions share: the transport client and the gateway's settings. */
+export interface Context {
+  readonly client: Client
+  /** Response creation path; retrieval is `${responsesPath}/{id}`. */
+  readonly responsesPath: string
+  readonly responsePoll: Required<PollDelayOptions>
+  readonly resumeAttempts: number
+}
+
+/** The wait before reconnection `n` of a dropped stream, from the gateway's retry settings. */
+export function backoffFor(ctx: Context): (n: number) => number {
+  const retry = ctx.client.retry || {}
+  return (n) => retryDelay(n, retry)
+}

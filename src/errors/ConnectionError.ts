@@ -1,0 +1,22 @@
+import { GatewayError } from './GatewayError.js'
+
+/**
+ * The connection to the gateway failed or closed early.
+ *
+ * `sent` is false only when the request certainly never reached the server
+ * (connection refused, host not found): such a request is safe to retry even
+ * when it creates something.
+ */
+export class ConnectionError extends GatewayError {
+  override name = 'ConnectionError' as const
+  readonly method: string
+  readonly path: string
+  readonly sent: boolean
+
+  constructor(method: string, path: string, detail: string, sent: boolean, cause?: unknown) {
+    super(`${method} ${path}: ${detail}`, cause === undefined ? undefined : { cause })
+    this.method = method
+    this.path = path
+    this.sent = sent
+  }
+}

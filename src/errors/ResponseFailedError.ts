@@ -1,0 +1,26 @@
+import { GatewayError } from './GatewayError.js'
+
+/**
+ * The gateway reported that generating a response failed: a Response with
+ * `status: "failed"`, a `response.failed` event, or an `error` event.
+ * `code` and `message` are the gateway's own; `response` is the failed
+ * Response when there was one.
+ */
+export class ResponseFailedError extends GatewayError {
+  override name = 'ResponseFailedError' as const
+  readonly responseId: string | undefined
+  readonly code: string | number | undefined
+  readonly response: unknown
+
+  constructor(
+    detail: { responseId?: string | undefined; code?: string | number | null | undefined; message?: string | null | undefined },
+    response?: unknown,
+  ) {
+    const where = detail.responseId ? `Response ${detail.responseId}` : 'The response'
+    const code = detail.code == null ? '' : ` [${detail.code}]`
+    super(`${where} failed${code}: ${detail.message || 'the gateway gave no reason'}`)
+    this.responseId = detail.responseId
+    this.code = detail.code ?? undefined
+    this.response = response
+  }
+}

@@ -1,0 +1,20 @@
+import { GatewayError } from './GatewayError.js'
+import type { RequestIssue } from './InvalidRequestError.js'
+
+/**
+ * A payload from the gateway does not have the shape the interface promises.
+ * `issues` names each broken rule by path; `payload` is what arrived (the
+ * parsed JSON, or the raw text when it was not JSON).
+ */
+export class ValidationError extends GatewayError {
+  override name = 'ValidationError' as const
+  readonly issues: readonly RequestIssue[]
+  readonly payload: unknown
+
+  constructor(what: string, issues: readonly RequestIssue[], payload: unknown) {
+    const list = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')
+    super(`Unexpected ${what} from the gateway: ${list}.`)
+    this.issues = issues
+    this.payload = payload
+  }
+}

@@ -1,0 +1,20 @@
+export { createGateway, type Gateway, type GatewayOptions } from './gateway.js'
+export type { RetrieveResponseOptions } from './responses$.js'
+
+export { GatewayError } from './errors/GatewayError.js'
+export { HttpError, httpErrorKind, type HttpErrorKind } from './errors/HttpError.js'
+export { InvalidRequestError, type RequestIssue } from './errors/InvalidRequestError.js'
+export { ResponseFailedError } from './errors/ResponseFailedError.js'
+export { ValidationError } from './errors/ValidationError.js'
+export { TimeoutError } from './errors/TimeoutError.js'
+export { ConnectionError } from './errors/ConnectionError.js'
+
+export { textDeltas } from './operators/textDeltas.js'
+export { outputText, responseText } from './operators/outputText.js'
+export { finalResponse } from './operators/finalResponse.js'
+export { backoff, retryDelay, pollDelay, type BackoffOptions, type RetryOptions, type PollDelayOptions } from './operators/backoff.js'
+export { parseRetryAfter } from './transport/retryAfter.js'
+
+export type { Response, ResponseStatus, Usage, OutputItem } from './validation/response.js'
+export type { ResponseRequest } from './validation/responseRequest.js'
+export type { ResponseStreamEvent, KnownStreamEvent, UnknownStreamEvent, UnknownEventType } from './validation/streamEvents.js'

@@ -1,0 +1,55 @@
+import { Observable, type OperatorFunction } from 'rxjs'
+import type { Response } from '../validation/response.js'
+import type { ResponseStreamEvent } from '../validation/streamEvents.js'
+
+/**
+ * The final text of a response, emitted once when the source completes.
+ * From a stream it is exactly the streamed text deltas joined (or the text
+ * of the final Response if the stream carried no deltas); from Response
+ * values it is the text of the last one.
+ *
+ * @example
+ * ```ts
+ * gateway.responses$({ model: 'm', input: 'Say hi', stream: true }).pipe(outputText())
+ * // Output: 'Hi there!'
+ * ```
+ */
+export function outputText(): OperatorFunction<ResponseStreamEvent | Response, string> {
+  return (source) =>
+    new Observable<string>((subscriber) => {
+      const deltas: string[] = []
+      let last: Response | undefined
+      return source.subscribe({
+        next: (value) => {
+          if (isResponse(value)) last = value
+          else if (value.type === 'response.output_text.delta') deltas.push(value.delta)
+          else if (isResponse(value.response)) last = value.response
+        },
+        error: (err) => subscriber.error(err),
+        complete: () => {
+          subscriber.next(deltas.length > 0 || !last ? deltas.join('') : responseText(last))
+          subscriber.complete()
+        },
+      })
+    })
+}
+
+/**
+ * The concatenated text of a Response: its `output_text` when present,
+ * otherwise the `output_text` parts of its message items joined.
+ */
+export function responseText(response: Response): string {
+  if (typeof response.output_text === 'string') return response.output_text
+  let text = ''
+  for (const item of response.output ?? []) {
+    if (item.type !== 'message' || !Array.isArray(item.content)) continue
+    for (const part of item.content as { type: string; text?: unknown }[]) {
+      if (part.type === 'output_text' && typeof part.text === 'string') text += part.text
+    }
+  }
+  return text
+}
+
+export function isResponse(value: unknown): value is Response {
+  return (value as { object?: unknown } | null)?.object === 'response'
+}

@@ -1,0 +1,33 @@
+import type { Transport, TransportResponse } from './types.js'
+
+/**
+ * A transport over a WHATWG `fetch` (the browser's, Node's, or any injected
+ * one). The body is read through a reader rather than async iteration,
+ * which not every browser gives `ReadableStream`.
+ */
+export function fetchTransport(fetchFn: typeof globalThis.fetch): Transport {
+  return async ({ method, url, headers, body, signal }): Promise<TransportResponse> => {
+    const res = await fetchFn(url, { method, headers, body, signal })
+    return {
+      status: res.status,
+      header: (name) => res.headers.get(name) ?? undefined,
+      body: readBody(res.body),
+      text: () => res.text(),
+    }
+  }
+}
+
+async function* readBody(stream: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
+  if (!stream) return
+  const reader = stream.getReader()
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) return
+      yield value
+    }
+  } finally {
+    // Stopping early (unsubscribe) must free the connection too.
+    reader.cancel().catch(() => {})
+  }
+}

@@ -1,0 +1,43 @@
+import * as v from 'valibot'
+
+// Small field builders shared by the request schemas, so each rule's wording
+// is written once and every message names the rule and, where useful, the value.
+
+/* @__NO_SIDE_EFFECTS__ */
+export function numberIn(min: number, max: number) {
+  const range = `must be from ${min} to ${max}`
+  return v.pipe(
+    v.number('must be a number'),
+    v.minValue(min, (issue) => `${range} (got ${issue.input})`),
+    v.maxValue(max, (issue) => `${range} (got ${issue.input})`),
+  )
+}
+
+/* @__NO_SIDE_EFFECTS__ */
+export function integerIn(min: number, max: number) {
+  const range = `must be an integer from ${min} to ${max}`
+  return v.pipe(
+    v.number('must be a number'),
+    v.integer((issue) => `${range} (got ${issue.input})`),
+    v.minValue(min, (issue) => `${range} (got ${issue.input})`),
+    v.maxValue(max, (issue) => `${range} (got ${issue.input})`),
+  )
+}
+
+/* @__NO_SIDE_EFFECTS__ */
+export function textUpTo(max: number) {
+  return v.pipe(
+    v.string('must be a string'),
+    v.maxLength(max, (issue) => `must be at most ${max} characters (got ${issue.input.length})`),
+  )
+}
+
+export const bool = v.boolean('must be true or false')
+export const text = v.string('must be a string')
+
+/**
+ * Message for an object schema. Valibot reports a missing required key with
+ * the enclosing object's message, so the path tells the two cases apart.
+ */
+export const objectMessage = (issue: v.BaseIssue<unknown>): string =>
+  issue.path?.length ? 'is required' : 'must be an object'

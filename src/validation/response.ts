@@ -1,0 +1,77 @@
+import * as v from 'valibot'
+
+const count = v.pipe(v.number(), v.integer(), v.minValue(0))
+const optionalCount = v.nullish(count)
+
+/**
+ * Token usage in either shape seen in real traffic: the interface's
+ * `prompt_tokens`/`completion_tokens` or `input_tokens`/`output_tokens`.
+ */
+export const UsageSchema = v.looseObject({
+  prompt_tokens: optionalCount,
+  completion_tokens: optionalCount,
+  input_tokens: optionalCount,
+  output_tokens: optionalCount,
+  total_tokens: optionalCount,
+  prompt_tokens_details: v.nullish(v.looseObject({ cached_tokens: optionalCount, audio_tokens: optionalCount })),
+  completion_tokens_details: v.nullish(
+    v.looseObject({
+      reasoning_tokens: optionalCount,
+      audio_tokens: optionalCount,
+      accepted_prediction_tokens: optionalCount,
+      rejected_prediction_tokens: optionalCount,
+    }),
+  ),
+  input_tokens_details: v.nullish(v.looseObject({ cached_tokens: optionalCount })),
+  output_tokens_details: v.nullish(v.looseObject({ reasoning_tokens: optionalCount })),
+})
+
+/** A content part of a message; text parts (`output_text`) carry `text`. */
+export const ContentPartSchema = v.variant('type', [
+  v.looseObject({ type: v.literal('output_text'), text: v.string() }),
+  v.looseObject({ type: v.string() }),
+])
+
+/** A message output item; other item kinds (reasoning, tool calls) pass with their `type`. */
+export const OutputItemSchema = v.variant('type', [
+  v.looseObject({
+    type: v.literal('message'),
+    id: v.string(),
+    role: v.string(),
+    content: v.array(ContentPartSchema),
+  }),
+  v.looseObject({ type: v.string() }),
+])
+
+/** Every response status seen in real traffic; the interface lists four of them. */
+export const ResponseStatusSchema = v.picklist(['completed', 'incomplete', 'in_progress', 'failed', 'queued', 'cancelled'])
+
+/** Error details of a failed response. */
+export const ResponseErrorSchema = v.looseObject({
+  code: v.nullish(v.union([v.string(), v.number()])),
+  message: v.nullish(v.string()),
+})
+
+/** The Response object returned by response creation and retrieval. */
+export const ResponseSchema = v.looseObject({
+  id: v.string(),
+  object: v.literal('response'),
+  created_at: v.number(),
+  model: v.string(),
+  status: ResponseStatusSchema,
+  output: v.nullish(v.array(OutputItemSchema)),
+  output_text: v.nullish(v.string()),
+  usage: v.nullish(UsageSchema),
+  error: v.nullish(ResponseErrorSchema),
+})
+
+export type Usage = v.InferOutput<typeof UsageSchema>
+export type OutputItem = v.InferOutput<typeof OutputItemSchema>
+export type ResponseStatus = v.InferOutput<typeof ResponseStatusSchema>
+/** A model response. */
+export type Response = v.InferOutput<typeof ResponseSchema>
+
+/** Statuses after which a response does not change any more. */
+export function isTerminalStatus(status: ResponseStatus): boolean {
+  return status !== 'queued' && status !== 'in_progress'
+}
