@@ -1,4 +1,6 @@
+import type { Observable } from 'rxjs'
 import type { PollDelayOptions } from './operators/backoff.js'
+import type { TaskEvent } from './operators/pollTask.js'
 import { retryDelay } from './operators/backoff.js'
 import type { Client } from './transport/client.js'
 
@@ -9,6 +11,11 @@ export interface Context {
   readonly responsesPath: string
   readonly responsePoll: Required<PollDelayOptions>
   readonly resumeAttempts: number
+  /** Task polling set for the whole gateway, over the defaults of each kind. */
+  readonly taskPoll: PollDelayOptions
+  readonly taskDeadlineMs: number
+  /** Poll loops of `task$` in progress, by result URL path: subscribers of one task share one loop. */
+  readonly followed: Map<string, Observable<TaskEvent>>
 }
 
 /** The wait before reconnection `n` of a dropped stream, from the gateway's retry settings. */

@@ -5,6 +5,10 @@ import type { PollDelayOptions, RetryOptions } from './operators/backoff.js'
 import { cancelResponse$, responses$, retrieveResponse$, type RetrieveResponseOptions } from './responses$.js'
 import { defaultTransport } from './transport/defaultTransport.js'
 import { fetchTransport } from './transport/fetchTransport.js'
+import type { TaskEndpoint } from './endpoints.js'
+import type { TaskEvent } from './operators/pollTask.js'
+import { createTask$, task$, textToVideo$, type TaskOptions, type TextToVideoOptions } from './tasks$.js'
+import type { TextToVideoRequest } from './validation/textToVideoRequest.js'
 import type { Response } from './validation/response.js'
 import type { ResponseRequest } from './validation/responseRequest.js'
 import type { ResponseStreamEvent } from './validation/streamEvents.js'
@@ -29,6 +33,10 @@ export interface GatewayOptions {
   readonly responsePoll?: PollDelayOptions
   /** Reconnections of a dropped background stream in a row without a new event. Default 3. */
   readonly resumeAttempts?: number
+  /** Task polling for every task of this gateway, over each kind's defaults (see the README). */
+  readonly taskPoll?: PollDelayOptions
+  /** Deadline of following a task, after which `TaskTimeoutError` is raised. Default 900,000 ms (15 minutes). */
+  readonly taskDeadlineMs?: number
   /** Scheduler of every timer (timeouts, retries, polls); inject a virtual one in tests. */
   readonly scheduler?: SchedulerLike
 }
@@ -80,6 +88,46 @@ export interface Gateway {
    * ```
    */
   cancelResponse$(id: string): Observable<Response>
+
+  /**
+   * Creates a text-to-video task and follows it: `created`, then `pending` and
+   * `processing` as the status changes, then `completed` with the video URLs.
+   * The body is checked against every rule of the interface first (unknown
+   * fields are refused unless `allowUnknownFields`); a violation ends in
+   * `InvalidRequestError` and nothing is sent. A failed task ends in
+   * `TaskFailedError`; one past its deadline in `TaskTimeoutError`.
+   *
+   * @example
+   * ```ts
+   * gateway.textToVideo$({ prompt: 'A red kite over a grey sea', size: '1280*720', duration: 5 })
+   *   .subscribe((event) => console.log(event.type))
+   * // Output: created, pending, processing, completed
+   * ```
+   */
+  textToVideo$(body: TextToVideoRequest, options?: TextToVideoOptions): Observable<TaskEvent>
+
+  /**
+   * Creates a task at any endpoint with a creation path and follows it, like
+   * `textToVideo$`. The body is sent as given.
+   *
+   * @example
+   * ```ts
+   * gateway.createTask$(endpoints.i2iPreview, { prompt: 'in watercolour', image_url: url }).pipe(taskUrls())
+   * ```
+   */
+  createTask$(endpoint: TaskEndpoint, body: object, options?: TaskOptions): Observable<TaskEvent>
+
+  /**
+   * Follows an existing task by id, e.g. one created before a restart or
+   * reported by a `TaskTimeoutError`. Subscribers to the same task share one
+   * poll loop.
+   *
+   * @example
+   * ```ts
+   * gateway.task$(endpoints.t2vSpark, '0b6ea0f5-5f7e-4a7e-9a6c-2f0d5d0c9a11').pipe(taskUrls())
+   * ```
+   */
+  task$(endpoint: TaskEndpoint, taskId: string, options?: TaskOptions): Observable<TaskEvent>
 }
 
 const DEFAULT_TIMEOUT_MS = 600_000
@@ -102,6 +150,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     responses$: ((body: ResponseRequest) => responses$(ctx, body)) as Gateway['responses$'],
     retrieveResponse$: ((id: string, opts?: RetrieveResponseOptions) => retrieveResponse$(ctx, id, opts)) as Gateway['retrieveResponse$'],
     cancelResponse$: (id) => cancelResponse$(ctx, id),
+    textToVideo$: (body, opts) => textToVideo$(ctx, body, opts),
+    createTask$: (endpoint, body, opts) => createTask$(ctx, endpoint, body, opts),
+    task$: (endpoint, taskId, opts) => task$(ctx, endpoint, taskId, opts),
   }
 }
 
@@ -131,5 +182,8 @@ function contextOf(options: GatewayOptions): Context {
     responsesPath: options.responsesPath ?? '/vendors/vendor-a/v1/responses',
     responsePoll: { initialDelayMs: 1_000, factor: 1.5, maxDelayMs: 10_000, jitter: 0.1, ...options.responsePoll },
     resumeAttempts: options.resumeAttempts ?? 3,
+    taskPoll: options.taskPoll ?? {},
+    taskDeadlineMs: options.taskDeadlineMs ?? 15 * 60_000,
+    followed: new Map(),
   }
 }

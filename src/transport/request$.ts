@@ -19,10 +19,11 @@ export interface RequestSpec {
  * One request whose reply is a JSON document: emits the parsed value, then
  * completes. Cold: each subscription sends the request anew; unsubscribing
  * aborts it at any stage. Retried by the gateway's retry policy when the
- * method and failure allow (see {@link isRetryable}).
+ * method and failure allow (see {@link isRetryable}), unless `retry` is false
+ * because the caller retries by its own budget.
  */
-export function requestJson$(client: Client, spec: RequestSpec): Observable<unknown> {
-  return withPolicy(client, spec, exchange$(client, spec, 'json'), () => true)
+export function requestJson$(client: Client, spec: RequestSpec, { retry = true }: { retry?: boolean } = {}): Observable<unknown> {
+  return withPolicy(client, spec, exchange$(client, spec, 'json'), () => retry)
 }
 
 /**

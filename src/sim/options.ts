@@ -1,0 +1,87 @@
+/** How long a task (or background response) spends in each state before it finishes. */
+export interface SimTiming {
+  /** Time in `pending` (`queued` for a background response), in simulated ms. */
+  readonly pendingMs: number
+  /** Time in `processing` (`in_progress` for a background response), in simulated ms. */
+  readonly processingMs: number
+}
+
+/** Oddities of real streams, each off by default. */
+export interface SimQuirks {
+  /** Write a `: ping` comment line before the first event and after every fifth one. */
+  readonly ping?: boolean
+  /** End lines with `\r\n` instead of `\n`. */
+  readonly crlf?: boolean
+  /** End every stream with a final `data: [DONE]` frame. */
+  readonly done?: boolean
+}
+
+/**
+ * Failures to inject. All are deterministic: a request's number (counted
+ * from 1 over authenticated gateway requests since the faults were set)
+ * decides whether it fails. Files and CORS preflights are never affected.
+ */
+export interface SimFaults {
+  /** Real milliseconds to wait before replying to each gateway request. */
+  readonly latencyMs?: number
+  /** Every `every`-th request answers 429 with `Retry-After: <retryAfter>` (seconds or an HTTP date). */
+  readonly rateLimit?: { readonly every: number; readonly retryAfter: string }
+  /** Every `every`-th request answers `status` (default 500). A request picked by `rateLimit` too gets the 429. */
+  readonly serverErrors?: { readonly every: number; readonly status?: number }
+  /** Destroy the socket after writing this many frames of any stream (0: right after the headers). */
+  readonly resetStreamAfter?: number
+  /** Write a `data:` frame that is not JSON as frame number N (from 1) of every stream; the real events follow it. */
+  readonly malformedFrameAt?: number
+}
+
+/** Options of `startSimulator`; every one is optional. */
+export interface SimulatorOptions {
+  /** Port to listen on, on 127.0.0.1. Default: an ephemeral port. */
+  readonly port?: number
+  /** The only bearer token accepted. Default `'sim-key'`. */
+  readonly apiKey?: string
+  /**
+   * Speed of tasks and background responses: `'fast'` (default; done after
+   * about 1.5 s), `'realistic'` (about 3 minutes, like a real render) or an
+   * explicit {@link SimTiming}. `advanceTime` skips ahead in any mode.
+   */
+  readonly timeScale?: 'fast' | 'realistic' | SimTiming
+  /** Task status words: `'spec'` (default) `pending/processing/completed/failed`, or `'new'` `queued/running/succeeded/failed`. */
+  readonly vocabulary?: 'spec' | 'new'
+  /** Usage field names: `'spec'` (default) `prompt_tokens/completion_tokens`, or `'openai'` `input_tokens/output_tokens`. */
+  readonly usageShape?: 'spec' | 'openai'
+  /** Stream oddities to reproduce. */
+  readonly quirks?: SimQuirks
+  /** Failures to inject from the start; change them later with `setFaults`. */
+  readonly faults?: SimFaults
+  /** Real milliseconds between two stream frames. Default 5. */
+  readonly streamDelayMs?: number
+}
+
+/** The options with every default filled in. */
+export interface SimSettings {
+  readonly apiKey: string
+  readonly timing: SimTiming
+  readonly vocabulary: 'spec' | 'new'
+  readonly usageShape: 'spec' | 'openai'
+  readonly quirks: SimQuirks
+  readonly streamDelayMs: number
+}
+
+const TIMINGS = {
+  fast: { pendingMs: 400, processingMs: 1_100 },
+  realistic: { pendingMs: 30_000, processingMs: 150_000 },
+} as const satisfies Record<string, SimTiming>
+
+/** Fills in the defaults of {@link SimulatorOptions}. */
+export function settingsOf(options: SimulatorOptions): SimSettings {
+  const scale = options.timeScale ?? 'fast'
+  return {
+    apiKey: options.apiKey ?? 'sim-key',
+    timing: typeof scale === 'string' ? TIMINGS[scale] : scale,
+    vocabulary: options.vocabulary ?? 'spec',
+    usageShape: options.usageShape ?? 'spec',
+    quirks: options.quirks ?? {},
+    streamDelayMs: options.streamDelayMs ?? 5,
+  }
+}
