@@ -15,12 +15,7 @@ const browserTransport: Plugin = {
 const common: Options = { target: 'es2022', sourcemap: true, treeshake: true, splitting: false }
 
 export default defineConfig([
-  { ...common, entry: { index: 'src/index.ts' }, format: ['esm', 'cjs'], dts: true, clean: true, platform: 'node' },
-  {
-    ...common,
-    entry: { 'browser/index': 'src/index.ts' },
-    format: ['esm'],
-    platform: 'browser',
-    esbuildPlugins: [browserTransport],
-  },
+  { ...common, entry: { index: 'src/index.ts', sim: 'src/sim/index.ts' }, format: ['esm', 'cjs'], dts: true, clean: true, platform: 'node' },
+  { ...common, entry: { cli: 'src/cli/index.ts' }, format: ['esm'], platform: 'node' },
+  { ...common, entry: { 'browser/index': 'src/index.ts' }, format: ['esm'], platform: 'browser', esbuildPlugins: [browserTransport] },
 ])

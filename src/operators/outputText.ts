@@ -17,17 +17,21 @@ import type { ResponseStreamEvent } from '../validation/streamEvents.js'
 export function outputText(): OperatorFunction<ResponseStreamEvent | Response, string> {
   return (source) =>
     new Observable<string>((subscriber) => {
-      const deltas: string[] = []
+      let text = ''
+      let deltas = 0
       let last: Response | undefined
       return source.subscribe({
         next: (value) => {
           if (isResponse(value)) last = value
-          else if (value.type === 'response.output_text.delta') deltas.push(value.delta)
+          else if (value.type === 'response.output_text.delta') {
+            text += value.delta
+            deltas++
+          }
           else if (isResponse(value.response)) last = value.response
         },
         error: (err) => subscriber.error(err),
         complete: () => {
-          subscriber.next(deltas.length > 0 || !last ? deltas.join('') : responseText(last))
+          subscriber.next(deltas > 0 || !last ? text : responseText(last))
           subscriber.complete()
         },
       })

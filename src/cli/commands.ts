@@ -1,0 +1,100 @@
+import { map, tap, type Observable } from 'rxjs'
+import { responseText } from '../operators/outputText.js'
+import { endpoints, taskEndpoint, type TaskEndpoint } from '../endpoints.js'
+import { InvalidRequestError } from '../errors/InvalidRequestError.js'
+import type { Gateway } from '../gateway.js'
+import type { TaskEvent } from '../operators/pollTask.js'
+import type { TextToVideoRequest } from '../validation/textToVideoRequest.js'
+import { bot$, type BotResult } from './bot.js'
+import type { Progress } from './progress.js'
+
+/** What a command needs from the terminal. */
+export interface Io {
+  readonly out: (text: string) => void
+  readonly progress: Progress
+  readonly json: boolean
+}
+
+/** A command: what to run, and how to print each value it emits. */
+export interface Command<T> {
+  readonly run$: Observable<T>
+  readonly print: (value: T) => void
+}
+
+export function respond(gateway: Gateway, text: string, flags: { model: string; stream: boolean }, io: Io): Command<string> {
+  const body = { model: flags.model, input: text }
+  const run$ = flags.stream
+    ? gateway.responses$({ ...body, stream: true }).pipe(
+        map((event) => {
+          if (io.json) return `${JSON.stringify(event)}\n`
+          if (event.type === 'response.output_text.delta') return event.delta
+          return event.type === 'response.completed' || event.type === 'response.incomplete' ? '\n' : ''
+        }),
+      )
+    : gateway.responses$(body).pipe(map((r) => (io.json ? `${JSON.stringify(r)}\n` : `${responseText(r)}\n`)))
+  return { run$, print: (chunk) => chunk && io.out(chunk) }
+}
+
+export function video(gateway: Gateway, prompt: string, flags: { size?: string; duration?: string; out?: string }, io: Io): Command<TaskEvent> {
+  const body: Record<string, unknown> = { prompt }
+  if (flags.size) body.size = flags.size
+  if (flags.duration) body.duration = Number(flags.duration)
+  return { run$: gateway.textToVideo$(body as TextToVideoRequest).pipe(tap((e) => showTask(e, io))), print: (e) => printTask(e, io) }
+}
+
+export function task(gateway: Gateway, endpointName: string, id: string, io: Io): Command<TaskEvent> {
+  const endpoint = resolveEndpoint(endpointName)
+  return { run$: gateway.task$(endpoint, id).pipe(tap((e) => showTask(e, io))), print: (e) => printTask(e, io) }
+}
+
+export function bot(gateway: Gateway, flags: { topic: string; model: string; out: string }, io: Io): Command<BotResult> {
+  let writing = false
+  const run$ = bot$(
+    gateway,
+    { topic: flags.topic, model: flags.model, size: '1280*720', duration: 5, outDir: flags.out },
+    {
+      delta: (text) => {
+        if (!writing) io.progress.line('Writing a video prompt:')
+        writing = true
+        io.out(text)
+      },
+      task: (event) => {
+        if (event.type === 'created') io.out('\n')
+        showTask(event, io)
+      },
+    },
+  )
+  return {
+    run$,
+    print: (r) => {
+      io.progress.stop()
+      io.out(io.json ? `${JSON.stringify(r)}\n` : `${r.urls.join('\n')}\nSaved ${r.bytes} bytes to ${r.file}\n`)
+    },
+  }
+}
+
+/** A catalog key (`t2vSpark`) or `vendor/model[/action]` for any other model. */
+export function resolveEndpoint(name: string): TaskEndpoint {
+  if (Object.hasOwn(endpoints, name)) return endpoints[name as keyof typeof endpoints]
+  const [vendor, model, action] = name.split('/')
+  if (!vendor || !model) {
+    throw new InvalidRequestError([
+      { path: 'endpoint', message: `must be one of ${Object.keys(endpoints).join(', ')} or vendor/model (got ${JSON.stringify(name)})` },
+    ])
+  }
+  return taskEndpoint({ vendor, model, kind: /image|i2i/.test(model) ? 'image' : 'video', ...(action ? { action } : {}) })
+}
+
+function showTask(event: TaskEvent, io: Io): void {
+  if (event.type === 'created') io.progress.line(`Task ${event.taskId} created`)
+  else if (event.type === 'completed') io.progress.line(`Task ${event.taskId} completed`)
+  else io.progress.status(`Task ${event.taskId}: ${event.type}`)
+}
+
+function printTask(event: TaskEvent, io: Io): void {
+  if (io.json) io.out(`${JSON.stringify(event)}\n`)
+  else if (event.type === 'completed') {
+    io.progress.stop()
+    io.out(`${event.urls.join('\n')}\n`)
+  }
+}
