@@ -1,11 +1,10 @@
 import {
   asyncScheduler,
+  defer,
   distinctUntilChanged,
   map,
   mergeMap,
-  takeUntil,
   tap,
-  timer,
   type Observable,
   type OperatorFunction,
   type SchedulerLike,
@@ -57,8 +56,10 @@ export interface PollTaskOptions {
  * in flight at a time, and emits `pending` and `processing` when the status
  * changes, then `completed` with the URLs, then completes. A `failed` task
  * ends in {@link TaskFailedError}. Transient read failures are retried within
- * the `retry` budget (honouring `Retry-After`) without ending the task. Past
- * `deadlineMs` it ends in {@link TaskTimeoutError}, which carries the task id.
+ * the `retry` budget (honouring `Retry-After`) without ending the task. A
+ * read at `deadlineMs` that finds the task unfinished ends it in
+ * {@link TaskTimeoutError}, which carries the task id. A waiting task holds
+ * one timer, the deadline included.
  * Unsubscribing aborts the read in flight and clears every timer.
  *
  * @example
@@ -73,24 +74,29 @@ export function pollTask(
 ): OperatorFunction<Pick<TaskInfo, 'id'>, TaskEvent> {
   const { endpoint, deadlineMs = 15 * 60_000, immediate = false, scheduler = asyncScheduler, random = Math.random } = options
   const retry = { count: 5, baseDelayMs: 1_000, maxDelayMs: options.poll.maxDelayMs, ...options.retry }
-  return mergeMap(({ id }) => {
-    let lastStatus: string | undefined
-    const deadline$ = timer(deadlineMs, scheduler).pipe(
-      map(() => {
-        throw new TaskTimeoutError(id, endpoint, deadlineMs, lastStatus)
-      }),
-    )
-    return poll(() => read(id).pipe(backoff({ ...retry, scheduler, random, shouldRetry: (e) => isRetryable(e, 'GET') })), {
-      delay: (n) => (immediate && n === 1 ? 0 : pollDelay(immediate ? n - 1 : n, options.poll, random)),
-      isDone: (reply) => reply.task_info.status === 'completed' || reply.task_info.status === 'failed',
-      scheduler,
-    }).pipe(
-      tap((reply) => (lastStatus = reply.task_info.status)),
-      distinctUntilChanged((a, b) => a.task_info.status === b.task_info.status),
-      map((reply) => toEvent(id, reply, endpoint)),
-      takeUntil(deadline$),
-    )
-  })
+  const isDone = (reply: TaskReply) => reply.task_info.status === 'completed' || reply.task_info.status === 'failed'
+  return mergeMap(({ id }) =>
+    defer(() => {
+      // The deadline is not a timer of its own: each wait is cut to the time
+      // left, and a read at the deadline that is not final ends the task.
+      // So a waiting task holds exactly one timer.
+      const deadlineAt = scheduler.now() + deadlineMs
+      const nominal = (n: number) => (immediate && n === 1 ? 0 : pollDelay(immediate ? n - 1 : n, options.poll, random))
+      return poll(() => read(id).pipe(backoff({ ...retry, scheduler, random, shouldRetry: (e) => isRetryable(e, 'GET') })), {
+        delay: (n) => Math.max(0, Math.min(nominal(n), deadlineAt - scheduler.now())),
+        isDone,
+        scheduler,
+      }).pipe(
+        tap((reply) => {
+          if (!isDone(reply) && scheduler.now() >= deadlineAt) {
+            throw new TaskTimeoutError(id, endpoint, deadlineMs, reply.task_info.status)
+          }
+        }),
+        distinctUntilChanged((a, b) => a.task_info.status === b.task_info.status),
+        map((reply) => toEvent(id, reply, endpoint)),
+      )
+    }),
+  )
 }
 
 function toEvent(taskId: string, reply: TaskReply, endpoint: TaskEndpoint): TaskEvent {
