@@ -1,3 +1,5 @@
+import type { SimEnv } from './env.js'
+import { apiError, type Call } from './http.js'
 import type { SimFaults } from './options.js'
 
 /** What the fault plan decided for one gateway request. */
@@ -56,4 +58,21 @@ function check(faults: SimFaults): SimFaults {
     throw new RangeError(`faults.serverErrors.status must be a 5xx status (got ${status})`)
   }
   return { ...faults }
+}
+
+/**
+ * Applies the faults to one authenticated gateway request: waits
+ * `latencyMs`, then throws the 429 or 5xx this request is picked for.
+ */
+export async function applyFaults(call: Call, env: SimEnv): Promise<void> {
+  const verdict = env.faults.next()
+  const { latencyMs } = env.faults.current
+  if (latencyMs) await env.clock.sleep(latencyMs, call.signal)
+  if (verdict.kind === 'rateLimit') {
+    const message = 'Rate limit reached (simulated): retry after the Retry-After delay.'
+    throw apiError(429, message, 'rate_limit_exceeded', { type: 'rate_limit_error', headers: { 'retry-after': verdict.retryAfter } })
+  }
+  if (verdict.kind === 'serverError') {
+    throw apiError(verdict.status, `The simulator failed this request on purpose (serverErrors fault, status ${verdict.status}).`, 'server_error')
+  }
 }
