@@ -1,4 +1,5 @@
-import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs'
+import { asyncScheduler, catchError, throwError, type Observable, type SchedulerLike } from 'rxjs'
+import { redactError } from './errors/redact.js'
 import { InvalidRequestError, type RequestIssue } from './errors/InvalidRequestError.js'
 import type { Context } from './context.js'
 import type { PollDelayOptions, RetryOptions } from './operators/backoff.js'
@@ -146,13 +147,16 @@ const DEFAULT_TIMEOUT_MS = 600_000
  */
 export function createGateway(options: GatewayOptions): Gateway {
   const ctx = contextOf(options)
+  // Every error leaves through here, scrubbed of the key whatever made it.
+  const safe = <T>(source$: Observable<T>): Observable<T> =>
+    source$.pipe(catchError((error: unknown) => throwError(() => redactError(error, ctx.client.secret))))
   return {
-    responses$: ((body: ResponseRequest) => responses$(ctx, body)) as Gateway['responses$'],
-    retrieveResponse$: ((id: string, opts?: RetrieveResponseOptions) => retrieveResponse$(ctx, id, opts)) as Gateway['retrieveResponse$'],
-    cancelResponse$: (id) => cancelResponse$(ctx, id),
-    textToVideo$: (body, opts) => textToVideo$(ctx, body, opts),
-    createTask$: (endpoint, body, opts) => createTask$(ctx, endpoint, body, opts),
-    task$: (endpoint, taskId, opts) => task$(ctx, endpoint, taskId, opts),
+    responses$: ((body: ResponseRequest) => safe(responses$(ctx, body))) as Gateway['responses$'],
+    retrieveResponse$: ((id: string, opts?: RetrieveResponseOptions) => safe(retrieveResponse$(ctx, id, opts))) as Gateway['retrieveResponse$'],
+    cancelResponse$: (id) => safe(cancelResponse$(ctx, id)),
+    textToVideo$: (body, opts) => safe(textToVideo$(ctx, body, opts)),
+    createTask$: (endpoint, body, opts) => safe(createTask$(ctx, endpoint, body, opts)),
+    task$: (endpoint, taskId, opts) => safe(task$(ctx, endpoint, taskId, opts)),
   }
 }
 

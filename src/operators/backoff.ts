@@ -24,6 +24,9 @@ export interface BackoffOptions extends RetryOptions {
   readonly random?: () => number
 }
 
+/** The longest delay a timer can hold; a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
 export const retryDefaults = { count: 2, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 } as const
 
 /**
@@ -73,8 +76,9 @@ export function backoff<T>(options: BackoffOptions = {}): MonoTypeOperatorFuncti
     delay: (error: unknown, attempt: number) => {
       if (!shouldRetry(error)) return throwError(() => error)
       const after = retryAfterOf(error)
-      if (after !== undefined && !(after <= maxRetryAfterMs)) return throwError(() => error)
-      return timer(after ?? retryDelay(attempt, options, random), scheduler)
+      // A wait no timer can hold (over 2^31-1 ms) would fire at once: never wait it.
+      if (after !== undefined && !(after <= Math.min(maxRetryAfterMs, MAX_TIMER_MS))) return throwError(() => error)
+      return timer(after ?? Math.min(retryDelay(attempt, options, random), MAX_TIMER_MS), scheduler)
     },
   })
 }

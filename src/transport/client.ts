@@ -8,14 +8,9 @@ export interface Client {
   readonly transport: Transport
   /** Sent on every request; holds the bearer token. */
   readonly headers: Readonly<Record<string, string>>
-  /** The API key, kept only to scrub it from anything the gateway echoes back. */
+  /** The API key, kept only to scrub it from errors (see `redactError`). */
   readonly secret: string
   readonly timeoutMs: number
   readonly retry: RetryOptions | false
   readonly scheduler: SchedulerLike
-}
-
-/** Replaces every occurrence of the key in text that came from outside. */
-export function redact(text: string, secret: string): string {
-  return secret && text.includes(secret) ? text.split(secret).join('[redacted]') : text
 }

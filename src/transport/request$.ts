@@ -4,7 +4,7 @@ import { HttpError } from '../errors/HttpError.js'
 import { TimeoutError } from '../errors/TimeoutError.js'
 import { ValidationError } from '../errors/ValidationError.js'
 import { backoff } from '../operators/backoff.js'
-import { redact, type Client } from './client.js'
+import type { Client } from './client.js'
 import { parseRetryAfter } from './retryAfter.js'
 import type { TransportResponse } from './types.js'
 
@@ -110,7 +110,7 @@ function exchange$(client: Client, spec: RequestSpec, mode: 'json' | 'text'): Ob
           method,
           path,
           status: res.status,
-          body: redact(text, client.secret),
+          body: text,
           retryAfterMs: parseRetryAfterMs(res),
         })
       }

@@ -17,6 +17,7 @@ export function parseRetryAfter(value: string | undefined, now: number = Date.no
   if (/^\d+(\.\d+)?$/.test(text)) return Math.ceil(Number(text) * 1000)
   // Only a real HTTP date (it names a weekday or month) counts, not any string Date.parse accepts.
   if (!/[a-z]{3}/i.test(text)) return undefined
-  const date = Date.parse(text)
+  // HTTP dates are GMT; the asctime form (`Sun Nov  6 08:49:37 1994`) does not say so.
+  const date = Date.parse(/(GMT|UTC|Z|[+-]\d{4})$/i.test(text) ? text : `${text} GMT`)
   return Number.isNaN(date) ? undefined : Math.max(0, date - now)
 }

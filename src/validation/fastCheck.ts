@@ -3,32 +3,43 @@ import type * as v from 'valibot'
 /** Tests a value against a schema's rules without building a new value. */
 export type FastCheck = (value: unknown) => boolean
 
-type Node = {
+interface Node {
   readonly kind: string
   readonly type: string
   readonly pipe?: readonly Node[]
   readonly wrapped?: Node
   readonly default?: unknown
   readonly entries?: Readonly<Record<string, Node>>
+  readonly options?: readonly unknown[]
+  readonly key?: string | Node
+  readonly value?: Node
+  readonly item?: Node
   readonly literal?: unknown
   readonly requirement?: unknown
+  readonly check?: FastCheck
 }
+
+const cache = new WeakMap<object, FastCheck | null>()
 
 /**
  * Derives from a valibot schema a check of the same rules that allocates
- * nothing. Valibot's object schemas copy every value they accept; a stream
- * carries tens of thousands of events, and the copies cost more than the
- * parsing of the JSON itself. The check is read from the schema, so the rules
- * stay declared once.
+ * nothing. Valibot's object schemas copy every value they accept; streams
+ * carry tens of thousands of events and servers answer thousands of calls a
+ * second, and the copies cost more than parsing the JSON itself. The check is
+ * read from the schema, so every rule stays declared once, in the schema.
  *
- * Supports loose objects, strings, numbers, booleans, literals, optional,
- * nullable and nullish wrappers without defaults, and pipes with `integer`,
- * `min_value` and `max_value`. Any other schema gives `undefined`: use
- * valibot. A value the check refuses is to be parsed by valibot, which
- * reports the issues.
+ * Returns `undefined` for a schema that changes what it accepts (defaults,
+ * transforms, object schemas that strip keys) or uses a rule not read here:
+ * use valibot for those. A value the check refuses is to be parsed by
+ * valibot, which reports the issues.
  */
 export function compileCheck(schema: v.GenericSchema<unknown, unknown>): FastCheck | undefined {
-  return compile(schema as unknown as Node)
+  let check = cache.get(schema)
+  if (check === undefined) {
+    check = compile(schema as unknown as Node) ?? null
+    cache.set(schema, check)
+  }
+  return check ?? undefined
 }
 
 function compile(node: Node): FastCheck | undefined {
@@ -44,6 +55,10 @@ function compile(node: Node): FastCheck | undefined {
       const literal = node.literal
       return Number.isNaN(literal) ? undefined : (value) => value === literal
     }
+    case 'picklist': {
+      const options = node.options ?? []
+      return (value) => options.includes(value)
+    }
     case 'optional':
     case 'nullable':
     case 'nullish': {
@@ -55,25 +70,70 @@ function compile(node: Node): FastCheck | undefined {
     }
     case 'loose_object':
       return compileObject(node.entries ?? {})
+    case 'array': {
+      const item = node.item && compile(node.item)
+      return item && ((value) => Array.isArray(value) && value.every(item))
+    }
+    case 'record':
+      return compileRecord(node)
+    case 'union': {
+      const options = compileAll(node.options as Node[])
+      return options && ((value) => options.some((option) => option(value)))
+    }
+    case 'variant':
+      return compileVariant(node)
+    case 'custom':
+      return node.check
     default:
       return undefined
   }
 }
 
+function compileAll(nodes: readonly Node[]): FastCheck[] | undefined {
+  const checks = nodes.map(compile)
+  return checks.every(Boolean) ? (checks as FastCheck[]) : undefined
+}
+
 function compileObject(entries: Readonly<Record<string, Node>>): FastCheck | undefined {
-  const keys: string[] = []
-  const checks: FastCheck[] = []
-  for (const [key, entry] of Object.entries(entries)) {
-    const check = compile(entry)
-    if (!check) return undefined
-    keys.push(key)
-    checks.push(check)
-  }
+  const keys = Object.keys(entries)
+  const checks = compileAll(Object.values(entries))
+  if (!checks) return undefined
   return (value) => {
     if (!value || typeof value !== 'object') return false
     const record = value as Record<string, unknown>
     for (let i = 0; i < keys.length; i++) if (!checks[i]!(record[keys[i]!])) return false
     return true
+  }
+}
+
+function compileRecord(node: Node): FastCheck | undefined {
+  const key = node.key && compile(node.key as Node)
+  const value = node.value && compile(node.value)
+  if (!key || !value) return undefined
+  return (input) => {
+    if (!input || typeof input !== 'object') return false
+    for (const name in input) {
+      // Valibot skips the keys that could pollute a prototype.
+      if (name === '__proto__' || name === 'prototype' || name === 'constructor' || !Object.hasOwn(input, name)) continue
+      if (!key(name) || !value((input as Record<string, unknown>)[name])) return false
+    }
+    return true
+  }
+}
+
+function compileVariant(node: Node): FastCheck | undefined {
+  const key = node.key as string
+  const options = node.options as Node[]
+  if (!options.every((option) => option.entries?.[key])) return undefined // nested variants are not read
+  const discriminators = compileAll(options.map((option) => option.entries![key]!))
+  const checks = compileAll(options)
+  if (!discriminators || !checks) return undefined
+  // As valibot does: the value passes if any option whose discriminator accepts it passes.
+  return (value) => {
+    if (!value || typeof value !== 'object') return false
+    const tag = (value as Record<string, unknown>)[key]
+    for (let i = 0; i < checks.length; i++) if (discriminators[i]!(tag) && checks[i]!(value)) return true
+    return false
   }
 }
 
@@ -83,11 +143,38 @@ function compilePipe([base, ...actions]: readonly Node[]): FastCheck | undefined
   const rules: FastCheck[] = [first]
   for (const action of actions) {
     if (action.kind === 'metadata') continue
-    const requirement = action.requirement as number
-    if (action.type === 'integer') rules.push((value) => Number.isInteger(value))
-    else if (action.type === 'min_value') rules.push((value) => (value as number) >= requirement)
-    else if (action.type === 'max_value') rules.push((value) => (value as number) <= requirement)
-    else return undefined
+    const rule = action.kind === 'validation' ? compileAction(action) : action.kind === 'schema' ? compile(action) : undefined
+    if (!rule) return undefined
+    rules.push(rule)
   }
-  return (value) => rules.every((rule) => rule(value))
+  return (value) => {
+    for (let i = 0; i < rules.length; i++) if (!rules[i]!(value)) return false
+    return true
+  }
+}
+
+function compileAction({ type, requirement }: Node): FastCheck | undefined {
+  const n = requirement as number
+  switch (type) {
+    case 'integer':
+      return (value) => Number.isInteger(value)
+    case 'min_value':
+      return (value) => (value as number) >= n
+    case 'max_value':
+      return (value) => (value as number) <= n
+    case 'min_length':
+      return (value) => (value as string).length >= n
+    case 'max_length':
+      return (value) => (value as string).length <= n
+    case 'non_empty':
+      return (value) => (value as string).length > 0
+    case 'regex':
+    case 'uuid':
+      return (value) => (requirement as RegExp).test(value as string)
+    case 'check':
+    case 'partial_check':
+      return requirement as FastCheck
+    default:
+      return undefined
+  }
 }

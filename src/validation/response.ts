@@ -26,10 +26,16 @@ export const UsageSchema = v.looseObject({
   output_tokens_details: v.nullish(v.looseObject({ reasoning_tokens: optionalCount })),
 })
 
+/** A `type` other than the given one: the catch-all option of a variant must not accept a malformed known kind. */
+/* @__NO_SIDE_EFFECTS__ */
+function otherThan(known: string) {
+  return v.pipe(v.string(), v.check((type) => type !== known))
+}
+
 /** A content part of a message; text parts (`output_text`) carry `text`. */
 export const ContentPartSchema = v.variant('type', [
   v.looseObject({ type: v.literal('output_text'), text: v.string() }),
-  v.looseObject({ type: v.string() }),
+  v.looseObject({ type: otherThan('output_text') }),
 ])
 
 /** A message output item; other item kinds (reasoning, tool calls) pass with their `type`. */
@@ -40,7 +46,7 @@ export const OutputItemSchema = v.variant('type', [
     role: v.string(),
     content: v.array(ContentPartSchema),
   }),
-  v.looseObject({ type: v.string() }),
+  v.looseObject({ type: otherThan('message') }),
 ])
 
 /** Every response status seen in real traffic; the interface lists four of them. */

@@ -4,11 +4,9 @@ import { bool, integerIn, numberIn, objectMessage, text, textUpTo } from './fiel
 const anyObject = v.looseObject({}, 'must be an object')
 
 const metadata = v.pipe(
-  v.record(
-    textUpTo(64),
-    textUpTo(512),
-    'must be an object of string values',
-  ),
+  // A record alone takes an array for an object (and copies it into one).
+  v.custom<Record<string, string>>((m) => typeof m === 'object' && m !== null && !Array.isArray(m), 'must be an object of string values'),
+  v.record(textUpTo(64), textUpTo(512), 'must be an object of string values'),
   v.check((m) => Object.keys(m).length <= 16, (issue) => `must hold at most 16 pairs (got ${Object.keys(issue.input).length})`),
 )
 

@@ -1,7 +1,6 @@
 import * as v from 'valibot'
 import { ContentPartSchema, OutputItemSchema, ResponseSchema } from './response.js'
 import { parsePayload } from './check.js'
-import { compileCheck, type FastCheck } from './fastCheck.js'
 
 // One schema per event type, looked up by the event's `type` in O(1): a
 // stream carries tens of thousands of deltas, so no event is tried against
@@ -117,18 +116,9 @@ export type TerminalEventType = 'response.completed' | 'response.failed' | 'resp
 
 const UnknownEvent = v.looseObject({ type: v.string(), sequence_number: seq })
 
-interface Validator {
-  readonly schema: v.GenericSchema<unknown, unknown>
-  readonly check: FastCheck | undefined
-}
-
-const validatorOf = (schema: v.GenericSchema<unknown, unknown>): Validator => ({ schema, check: compileCheck(schema) })
-const validators = new Map<string, Validator>(Object.entries(schemas).map(([type, schema]) => [type, validatorOf(schema)]))
-const unknownValidator = validatorOf(UnknownEvent)
-
 /** Returns the schema for an event type: its own one, or the pass-through schema for unknown types. */
 export function streamEventSchema(type: string): v.GenericSchema<unknown, unknown> {
-  return (validators.get(type) ?? unknownValidator).schema
+  return Object.hasOwn(schemas, type) ? schemas[type as KnownType] : UnknownEvent
 }
 
 /**
@@ -137,9 +127,6 @@ export function streamEventSchema(type: string): v.GenericSchema<unknown, unknow
  */
 export function parseStreamEvent(json: unknown): ResponseStreamEvent {
   const type = (json as { type?: unknown } | null)?.type
-  const { schema, check } = (typeof type === 'string' && validators.get(type)) || unknownValidator
-  // The fast check accepts exactly what the schema accepts; valibot runs for
-  // the events it cannot check and to report the issues of a refused one.
-  if (check?.(json)) return json as ResponseStreamEvent
+  const schema = typeof type === 'string' ? streamEventSchema(type) : UnknownEvent
   return parsePayload(schema, json, 'stream event') as ResponseStreamEvent
 }

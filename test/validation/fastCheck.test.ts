@@ -1,0 +1,89 @@
+import * as v from 'valibot'
+import { describe, expect, it } from 'vitest'
+import { compileCheck } from '../../src/validation/fastCheck.js'
+import { ResponseSchema } from '../../src/validation/response.js'
+import { ResponseRequestSchema } from '../../src/validation/responseRequest.js'
+import { streamEventSchema } from '../../src/validation/streamEvents.js'
+import { TaskCreatedSchema, TaskReplySchemas } from '../../src/validation/task.js'
+import { TextToVideoRequestLooseSchema, TextToVideoRequestSchema } from '../../src/validation/textToVideoRequest.js'
+
+const ODD: unknown[] = [undefined, null, '', 'x', 'a'.repeat(600), 0, -1, 1, 1.5, 2.5, 21, 2147483648, Number.NaN, Number.POSITIVE_INFINITY, true, false, [], [1], ['s'], {}, { type: 'x' }]
+const T = '2026-01-01T00:00:00Z'
+const message = { id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'hi', annotations: [] }, { type: 'refusal', refusal: 'no' }] }
+const response = {
+  id: 'resp_1',
+  object: 'response',
+  created_at: 1,
+  model: 'm',
+  status: 'completed',
+  output: [message, { type: 'reasoning', id: 'rs_1' }],
+  output_text: 'hi',
+  usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3, prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 } },
+  error: null,
+}
+
+/** Every value once as given, then with each field (at any depth) replaced by each odd value, or removed. */
+function* mutations(value: unknown, depth = 0): Generator<unknown> {
+  yield value
+  if (depth > 3 || !value || typeof value !== 'object') return
+  const entries = Array.isArray(value) ? value.map((item, i) => [String(i), item] as const) : Object.entries(value)
+  for (const [key, inner] of entries) {
+    const rebuild = (replacement: unknown, remove = false) => {
+      const copy: Record<string, unknown> | unknown[] = Array.isArray(value) ? [...value] : { ...(value as object) }
+      if (remove && !Array.isArray(copy)) delete copy[key]
+      else (copy as Record<string, unknown>)[key] = replacement
+      return copy
+    }
+    yield rebuild(undefined, true)
+    for (const odd of ODD) yield rebuild(odd)
+    for (const deeper of mutations(inner, depth + 1)) if (deeper !== inner) yield rebuild(deeper)
+  }
+}
+
+const CASES: Array<[string, v.GenericSchema<unknown, unknown>, unknown[]]> = [
+  ['response request', ResponseRequestSchema, [
+    { model: 'm', input: 'hi', temperature: 1, top_p: 0.5, top_logprobs: 3, max_output_tokens: 5, metadata: { a: 'b', c: 'd' }, tool_choice: 'auto', truncation: 'auto', tools: [{ type: 'web_search' }], include: ['x'], stream: true, extra: 1 },
+    { model: 'm', input: [{ role: 'user', content: 'hi' }], tool_choice: { type: 'function', name: 'f' }, metadata: Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`k${i}`, 'v'])) },
+    { model: 'm', metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v'])) },
+    { model: 'm', metadata: { ['k'.repeat(65)]: 'v' } },
+  ]],
+  ['loose text-to-video request', TextToVideoRequestLooseSchema, [
+    { prompt: 'p', negative_prompt: 'n', audio: null, audio_url: 'https://a.test/x.mp3', size: '1280*720', duration: 10, prompt_extend: false, seed: 2147483647, more: true },
+    { prompt: 'p', audio_url: 'not a uri' },
+  ]],
+  ['response', ResponseSchema, [response, { ...response, usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3, output_tokens_details: { reasoning_tokens: 0 } } }]],
+  ['text delta event', streamEventSchema('response.output_text.delta'), [{ type: 'response.output_text.delta', sequence_number: 4, item_id: 'msg_1', output_index: 0, content_index: 0, delta: 'hé', logprobs: [] }]],
+  ['lifecycle event', streamEventSchema('response.completed'), [{ type: 'response.completed', sequence_number: 9, response }]],
+  ['output item event', streamEventSchema('response.output_item.done'), [{ type: 'response.output_item.done', sequence_number: 7, output_index: 0, item: message }]],
+  ['content part event', streamEventSchema('response.content_part.added'), [{ type: 'response.content_part.added', item_id: 'msg_1', output_index: 0, content_index: 0, part: { type: 'output_text', text: '' } }]],
+  ['error event', streamEventSchema('error'), [{ type: 'error', code: 'x', message: 'm', param: null }, { type: 'error', error: { type: 'server_error', code: 500, message: 'm' } }]],
+  ['unknown event', streamEventSchema('response.future.delta'), [{ type: 'response.future.delta', sequence_number: 1, anything: [1] }]],
+  ['task created', TaskCreatedSchema, [{ task_info: { id: '0b6ea0f5-5f7e-4a7e-9a6c-2f0d5d0c9a11', created_at: T, updated_at: '2026-01-01T00:00:00.123456Z' } }]],
+]
+
+describe('compileCheck', () => {
+  it.each(CASES)('agrees with valibot on every mutation of a %s', (_, schema, seeds) => {
+    const check = compileCheck(schema)
+    expect(check).toBeTypeOf('function')
+    let accepted = 0
+    let total = 0
+    for (const seed of seeds) {
+      for (const value of mutations(seed)) {
+        total++
+        const expected = v.is(schema, value)
+        if (check!(value) !== expected) throw new Error(`disagrees (valibot says ${expected}) on ${JSON.stringify(value)}`)
+        if (expected) accepted++
+      }
+    }
+    // The corpus must exercise both answers, or the comparison proves nothing.
+    expect(accepted).toBeGreaterThan(0)
+    expect(total - accepted).toBeGreaterThan(0)
+  })
+
+  it('declines schemas whose output differs from their input, leaving them to valibot', () => {
+    expect(compileCheck(TaskReplySchemas.video)).toBeUndefined() // statuses are rewritten
+    expect(compileCheck(TextToVideoRequestSchema)).toBeUndefined() // strict objects are not read
+    expect(compileCheck(v.object({ a: v.string() }))).toBeUndefined() // plain objects strip keys
+    expect(compileCheck(v.optional(v.string(), 'x'))).toBeUndefined() // defaults fill values in
+  })
+})
