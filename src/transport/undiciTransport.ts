@@ -6,7 +6,7 @@ import type { Transport, TransportResponse } from './types.js'
  * per gateway, several times faster than the global `fetch`. Idle pooled
  * sockets do not keep the process alive.
  */
-export function undiciTransport(agent: Agent = new Agent({ keepAliveTimeout: 10_000 })): Transport {
+export function undiciTransport(agent: Agent = new Agent({ keepAliveTimeout: 10_000, connections: 128 })): Transport {
   return async ({ method, url, headers, body, signal }): Promise<TransportResponse> => {
     const res = await request(url, { method, headers, body, signal, dispatcher: agent })
     return {
