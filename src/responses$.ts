@@ -90,7 +90,7 @@ function read$(ctx: Context, id: string): Observable<Response> {
 }
 
 function streamEvents$(ctx: Context, spec: RequestSpec): Observable<ResponseStreamEvent> {
-  return requestText$(ctx.client, spec).pipe(parseSse(), sseJson(parseStreamEvent), untilFinished(spec.method, spec.path))
+  return requestText$(ctx.client, spec).pipe(parseSse(), sseJson(parseStreamEvent), untilFinished(spec.method, spec.path.split('?')[0]!))
 }
 
 function replay$(ctx: Context, id: string, after: number | undefined): Observable<ResponseStreamEvent> {

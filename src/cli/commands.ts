@@ -1,4 +1,6 @@
-import { map, tap, type Observable } from 'rxjs'
+import { join } from 'node:path'
+import { concatMap, map, of, tap, type Observable } from 'rxjs'
+import { download$ } from './download.js'
 import { responseText } from '../operators/outputText.js'
 import { endpoints, taskEndpoint, type TaskEndpoint } from '../endpoints.js'
 import { InvalidRequestError } from '../errors/InvalidRequestError.js'
@@ -39,7 +41,23 @@ export function video(gateway: Gateway, prompt: string, flags: { size?: string; 
   const body: Record<string, unknown> = { prompt }
   if (flags.size) body.size = flags.size
   if (flags.duration) body.duration = Number(flags.duration)
-  return { run$: gateway.textToVideo$(body as TextToVideoRequest).pipe(tap((e) => showTask(e, io))), print: (e) => printTask(e, io) }
+  const events$ = gateway.textToVideo$(body as TextToVideoRequest).pipe(tap((e) => showTask(e, io)))
+  const out = flags.out
+  if (!out) return { run$: events$, print: (e) => printTask(e, io) }
+  // With --out, the video is saved before the command ends (its URL expires).
+  return {
+    run$: events$.pipe(
+      concatMap((event) =>
+        event.type !== 'completed'
+          ? of(event)
+          : download$(event.urls[0]!, join(out, `${event.taskId}.mp4`)).pipe(
+              tap((bytes) => io.progress.line(`Saved ${bytes} bytes to ${join(out, `${event.taskId}.mp4`)}`)),
+              map(() => event),
+            ),
+      ),
+    ),
+    print: (e) => printTask(e, io),
+  }
 }
 
 export function task(gateway: Gateway, endpointName: string, id: string, io: Io): Command<TaskEvent> {

@@ -26,7 +26,9 @@ The gateway is GATEWAY_BASE_URL with GATEWAY_API_KEY; without them an embedded
 simulator is started. Exit codes: 0 done, 1 gateway or task failure, 2 bad input, 130 cancelled.`,
   sim: 'Usage: rxgate sim [--port N]\nRuns the gateway simulator on 127.0.0.1 and prints its URL and API key. Ctrl-C stops it.',
   respond: 'Usage: rxgate respond "<text>" [--stream] [--model M] [--json]\nCreates a model response and prints its text (streamed as it arrives with --stream).',
-  video: 'Usage: rxgate video "<prompt>" [--size 1280*720] [--duration 5|10] [--json]\nCreates a text-to-video task, shows its progress on stderr, prints the video URLs.',
+  video:
+    'Usage: rxgate video "<prompt>" [--size 1280*720] [--duration 5|10] [--out DIR] [--json]\n' +
+    'Creates a text-to-video task, shows its progress on stderr, prints the video URLs; with --out, saves the video under DIR.',
   task: 'Usage: rxgate task <endpoint> <id> [--json]\nFollows an existing task until it ends and prints its result URLs.',
   bot: 'Usage: rxgate bot [--topic T] [--model M] [--out DIR] [--json]\nStreams a response that writes a video prompt, renders it, and saves the video under DIR (default ./out).',
 }
@@ -39,7 +41,7 @@ const OPTIONS = {
   port: { type: 'string' },
   size: { type: 'string' },
   duration: { type: 'string' },
-  out: { type: 'string', default: 'out' },
+  out: { type: 'string' },
   topic: { type: 'string', default: 'a lighthouse keeper at dawn' },
 } as const
 
@@ -67,7 +69,14 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     process.stdout.write(`${HELP[name]}\n`)
     return EXIT.ok
   }
-  if (name === 'sim') return runSimulator(flags.port, log)
+  if (name === 'sim') {
+    const port = Number(flags.port ?? 0)
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      log(`rxgate sim: --port must be an integer from 0 to 65535 (got ${JSON.stringify(flags.port)})`)
+      return EXIT.badInput
+    }
+    return runSimulator(port, log)
+  }
 
   const needed = { respond: 1, video: 1, task: 2, bot: 0 }[name] ?? 0
   if (args.length < needed) {
@@ -87,7 +96,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       case 'task':
         return await exec(task(connection.gateway, args[0]!, args[1]!, io))
       default:
-        return await exec(bot(connection.gateway, { topic: args[0] ?? flags.topic, model: flags.model, out: flags.out }, io))
+        return await exec(bot(connection.gateway, { topic: args[0] ?? flags.topic, model: flags.model, out: flags.out ?? 'out' }, io))
     }
   } catch (err) {
     if (!(err instanceof InvalidRequestError)) throw err
@@ -99,8 +108,14 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   }
 }
 
-async function runSimulator(port: string | undefined, log: (line: string) => void): Promise<number> {
-  const sim = await startSimulator(port ? { port: Number(port) } : {})
+async function runSimulator(port: number, log: (line: string) => void): Promise<number> {
+  let sim
+  try {
+    sim = await startSimulator({ port })
+  } catch (err) {
+    log(`rxgate sim: cannot listen on port ${port}: ${(err as Error).message}`)
+    return EXIT.failed
+  }
   process.stdout.write(`GATEWAY_BASE_URL=${sim.url}\nGATEWAY_API_KEY=${sim.apiKey}\n`)
   log('rxgate: simulator running; Ctrl-C stops it.')
   const code = await runToExit(NEVER, () => {}, log)

@@ -4,14 +4,20 @@
  * included), and from its `cause` chain. The gateway may echo a key anywhere
  * (an error body, a 200 payload that then fails validation, a failure
  * message), so this runs once, where errors leave the library, rather than
- * wherever one is made. The error is changed in place and returned.
+ * wherever one is made. The error is changed in place and returned. Keys
+ * shorter than {@link MIN_SECRET_LENGTH} are left alone.
  */
 export function redactError<E>(error: E, secret: string): E {
-  if (secret) scrub(error, secret, new Set())
+  if (secret.length >= MIN_SECRET_LENGTH) scrub(error, secret, new Set())
   return error
 }
 
 const MASK = '[redacted]'
+/**
+ * Shorter keys are placeholders of local gateways (`dev`, `k`): masking every
+ * occurrence of those in rxgate's own words would garble every message.
+ */
+export const MIN_SECRET_LENGTH = 8
 
 function scrub(value: unknown, secret: string, seen: Set<object>): unknown {
   if (typeof value === 'string') return value.includes(secret) ? value.split(secret).join(MASK) : value
