@@ -3,7 +3,7 @@ import type { Context } from './context.js'
 import type { TaskEndpoint, TaskKind } from './endpoints.js'
 import { InvalidRequestError } from './errors/InvalidRequestError.js'
 import type { PollDelayOptions } from './operators/backoff.js'
-import { pollTask, type TaskEvent } from './operators/pollTask.js'
+import { followTask, type TaskEvent } from './operators/pollTask.js'
 import { requestJson$ } from './transport/request$.js'
 import { checkRequest, parsePayload } from './validation/check.js'
 import { TaskCreatedSchema, TaskReplySchemas, type TaskReply } from './validation/task.js'
@@ -55,7 +55,7 @@ export function createTask$(ctx: Context, endpoint: TaskEndpoint, body: unknown,
       switchMap((info) =>
         concat(
           of<TaskEvent>({ type: 'created', taskId: info.id, taskInfo: info }),
-          of(info).pipe(pollTask((id) => readTask$(ctx, endpoint, id), pollOptions(ctx, endpoint, options, false))),
+          followTask(info.id, (id) => readTask$(ctx, endpoint, id), pollOptions(ctx, endpoint, options, false)),
         ),
       ),
     )
@@ -76,8 +76,7 @@ export function task$(ctx: Context, endpoint: TaskEndpoint, taskId: string, opti
     const key = `${endpoint.resultPath}/${taskId.toLowerCase()}`
     let shared = ctx.followed.get(key)
     if (!shared) {
-      const loop: Observable<TaskEvent> = of({ id: taskId }).pipe(
-        pollTask((id) => readTask$(ctx, endpoint, id), pollOptions(ctx, endpoint, options, true)),
+      const loop: Observable<TaskEvent> = followTask(taskId, (id) => readTask$(ctx, endpoint, id), pollOptions(ctx, endpoint, options, true)).pipe(
         finalize(() => {
           if (ctx.followed.get(key) === loop) ctx.followed.delete(key)
         }),

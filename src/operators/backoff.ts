@@ -49,8 +49,8 @@ export function retryDelay(
 
 /**
  * Resubscribes to the source after an error that `shouldRetry` accepts, at
- * most `count` times, waiting {@link retryDelay} or the error's
- * `retryAfterMs` (the server's `Retry-After`) when it has one. A
+ * most `count` times, waiting {@link retryWait}: the error's `retryAfterMs`
+ * (the server's `Retry-After`) when it has one, else {@link retryDelay}. A
  * `Retry-After` beyond `maxRetryAfterMs` is not waited out: the error goes
  * through at once, so a huge or garbage header never becomes a busy loop or
  * an overflowing timer.
@@ -74,13 +74,24 @@ export function backoff<T>(options: BackoffOptions = {}): MonoTypeOperatorFuncti
   return retry({
     count,
     delay: (error: unknown, attempt: number) => {
-      if (!shouldRetry(error)) return throwError(() => error)
-      const after = retryAfterOf(error)
-      // A wait no timer can hold (over 2^31-1 ms) would fire at once: never wait it.
-      if (after !== undefined && !(after <= Math.min(maxRetryAfterMs, MAX_TIMER_MS))) return throwError(() => error)
-      return timer(after ?? Math.min(retryDelay(attempt, options, random), MAX_TIMER_MS), scheduler)
+      const ms = shouldRetry(error) ? retryWait(error, attempt, { ...options, maxRetryAfterMs }, random) : undefined
+      return ms === undefined ? throwError(() => error) : timer(ms, scheduler)
     },
   })
+}
+
+/**
+ * How long to wait before retry number `attempt` after `error`: the error's
+ * `retryAfterMs` (the server's `Retry-After`) when it has one, else
+ * {@link retryDelay}. `undefined` when the server asks for more than
+ * `maxRetryAfterMs`, or more than a timer can hold (a longer delay would fire
+ * at once): such an error is not to be retried.
+ */
+export function retryWait(error: unknown, attempt: number, options: RetryOptions, random: () => number = Math.random): number | undefined {
+  const after = retryAfterOf(error)
+  const limit = Math.min(options.maxRetryAfterMs ?? retryDefaults.maxRetryAfterMs, MAX_TIMER_MS)
+  if (after !== undefined) return after <= limit ? after : undefined
+  return Math.min(retryDelay(attempt, options, random), MAX_TIMER_MS)
 }
 
 function retryAfterOf(error: unknown): number | undefined {

@@ -1,21 +1,10 @@
-import {
-  asyncScheduler,
-  defer,
-  distinctUntilChanged,
-  map,
-  mergeMap,
-  tap,
-  type Observable,
-  type OperatorFunction,
-  type SchedulerLike,
-} from 'rxjs'
+import { asyncScheduler, mergeMap, Observable, type OperatorFunction, type SchedulerLike, type Subscription } from 'rxjs'
 import type { TaskEndpoint } from '../endpoints.js'
 import { TaskFailedError } from '../errors/TaskFailedError.js'
 import { TaskTimeoutError } from '../errors/TaskTimeoutError.js'
 import { isRetryable } from '../transport/request$.js'
 import type { TaskInfo, TaskReply } from '../validation/task.js'
-import { backoff, pollDelay, type PollDelayOptions, type RetryOptions } from './backoff.js'
-import { poll } from './poll.js'
+import { pollDelay, retryWait, type PollDelayOptions, type RetryOptions } from './backoff.js'
 
 /** How long a video URL stays valid after generation. */
 export const VIDEO_URL_TTL_MS = 60 * 60 * 1000
@@ -44,7 +33,7 @@ export interface PollTaskOptions {
   readonly deadlineMs?: number
   /** Read at once instead of after the first delay (following a task that may be done already). */
   readonly immediate?: boolean
-  /** Budget for transient read failures (network, 408, 429, 5xx) of one poll. Default 5 retries. */
+  /** Budget for transient read failures (network, 408, 429, 5xx) in a row. Default 5 retries. */
   readonly retry?: RetryOptions
   readonly scheduler?: SchedulerLike
   readonly random?: () => number
@@ -58,9 +47,13 @@ export interface PollTaskOptions {
  * ends in {@link TaskFailedError}. Transient read failures are retried within
  * the `retry` budget (honouring `Retry-After`) without ending the task. A
  * read at `deadlineMs` that finds the task unfinished ends it in
- * {@link TaskTimeoutError}, which carries the task id. A waiting task holds
- * one timer, the deadline included.
- * Unsubscribing aborts the read in flight and clears every timer.
+ * {@link TaskTimeoutError}, which carries the task id. Unsubscribing aborts
+ * the read in flight and clears the timer.
+ *
+ * Each task is one small state machine rather than a chain of operators:
+ * thousands of tasks may be followed at once, and a waiting task holds just
+ * its state and one timer (the deadline is not a timer: each wait is cut to
+ * the time left).
  *
  * @example
  * ```ts
@@ -72,45 +65,74 @@ export function pollTask(
   read: (taskId: string) => Observable<TaskReply>,
   options: PollTaskOptions,
 ): OperatorFunction<Pick<TaskInfo, 'id'>, TaskEvent> {
+  return mergeMap(({ id }) => followTask(id, read, options))
+}
+
+/** Follows one task by id: the Observable {@link pollTask} makes for each task info. */
+export function followTask(id: string, read: (taskId: string) => Observable<TaskReply>, options: PollTaskOptions): Observable<TaskEvent> {
   const { endpoint, deadlineMs = 15 * 60_000, immediate = false, scheduler = asyncScheduler, random = Math.random } = options
   const retry = { count: 5, baseDelayMs: 1_000, maxDelayMs: options.poll.maxDelayMs, ...options.retry }
-  const isDone = (reply: TaskReply) => reply.task_info.status === 'completed' || reply.task_info.status === 'failed'
-  return mergeMap(({ id }) =>
-    defer(() => {
-      // The deadline is not a timer of its own: each wait is cut to the time
-      // left, and a read at the deadline that is not final ends the task.
-      // So a waiting task holds exactly one timer.
-      const deadlineAt = scheduler.now() + deadlineMs
-      const nominal = (n: number) => (immediate && n === 1 ? 0 : pollDelay(immediate ? n - 1 : n, options.poll, random))
-      return poll(() => read(id).pipe(backoff({ ...retry, scheduler, random, shouldRetry: (e) => isRetryable(e, 'GET') })), {
-        delay: (n) => Math.max(0, Math.min(nominal(n), deadlineAt - scheduler.now())),
-        isDone,
-        scheduler,
-      }).pipe(
-        tap((reply) => {
-          if (!isDone(reply) && scheduler.now() >= deadlineAt) {
-            throw new TaskTimeoutError(id, endpoint, deadlineMs, reply.task_info.status)
-          }
-        }),
-        distinctUntilChanged((a, b) => a.task_info.status === b.task_info.status),
-        map((reply) => toEvent(id, reply, endpoint)),
-      )
-    }),
-  )
+  const nominal = (n: number) => (immediate && n === 1 ? 0 : pollDelay(immediate ? n - 1 : n, options.poll, random))
+
+  return new Observable<TaskEvent>((subscriber) => {
+    const deadlineAt = scheduler.now() + deadlineMs
+    let polls = 0
+    let failures = 0
+    let status: string | undefined
+    // The timer or the read in flight: never both.
+    let pending: Subscription | undefined
+
+    const wait = (ms: number) => {
+      pending = scheduler.schedule(poll, Math.max(0, ms))
+    }
+    const poll = () => {
+      polls++
+      let replied = false
+      const inFlight = read(id).subscribe({
+        next: (reply) => {
+          replied = true
+          onReply(reply)
+        },
+        error: onError,
+        complete: () => {
+          if (!replied) subscriber.error(new Error(`reading task ${id} gave no reply`))
+        },
+      })
+      // A synchronous read has already scheduled the next wait.
+      if (!inFlight.closed) pending = inFlight
+    }
+    const onReply = (reply: TaskReply) => {
+      failures = 0
+      const next = reply.task_info.status
+      if (next === 'failed') return subscriber.error(new TaskFailedError(id, reply.task_info.error!))
+      if (next !== status) {
+        status = next
+        subscriber.next(toEvent(id, reply, endpoint))
+        if (subscriber.closed) return
+      }
+      if (next === 'completed') return subscriber.complete()
+      const left = deadlineAt - scheduler.now()
+      if (left <= 0) return subscriber.error(new TaskTimeoutError(id, endpoint, deadlineMs, next))
+      wait(Math.min(nominal(polls + 1), left))
+    }
+    const onError = (error: unknown) => {
+      const ms = isRetryable(error, 'GET') && failures < retry.count ? retryWait(error, ++failures, retry, random) : undefined
+      if (ms === undefined) subscriber.error(error)
+      else {
+        polls-- // a retry repeats the poll, it is not the next one
+        wait(ms)
+      }
+    }
+
+    wait(Math.min(nominal(1), deadlineMs))
+    return () => pending?.unsubscribe()
+  })
 }
 
 function toEvent(taskId: string, reply: TaskReply, endpoint: TaskEndpoint): TaskEvent {
   const info = reply.task_info
-  switch (info.status) {
-    case 'failed':
-      // The schema guarantees `error` on a failed task.
-      throw new TaskFailedError(taskId, info.error!)
-    case 'completed': {
-      const urls = (endpoint.kind === 'video' ? reply.videos : reply.images) ?? []
-      const expiresAt = endpoint.kind === 'video' ? new Date(Date.parse(info.updated_at) + VIDEO_URL_TTL_MS) : undefined
-      return { type: 'completed', taskId, taskInfo: info, urls, reply, ...(expiresAt ? { expiresAt } : {}) }
-    }
-    default:
-      return { type: info.status, taskId, taskInfo: info }
-  }
+  if (info.status !== 'completed') return { type: info.status as 'pending' | 'processing', taskId, taskInfo: info }
+  const urls = (endpoint.kind === 'video' ? reply.videos : reply.images) ?? []
+  const expiresAt = endpoint.kind === 'video' ? new Date(Date.parse(info.updated_at) + VIDEO_URL_TTL_MS) : undefined
+  return { type: 'completed', taskId, taskInfo: info, urls, reply, ...(expiresAt ? { expiresAt } : {}) }
 }
