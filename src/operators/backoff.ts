@@ -31,7 +31,8 @@ export const retryDefaults = { count: 2, baseDelayMs: 500, maxDelayMs: 8_000, ma
 
 /**
  * The delay before retry number `attempt` (1-based): exponential growth with
- * full jitter, `random() * min(maxDelayMs, baseDelayMs * 2^(attempt-1))`.
+ * full jitter, `random() * min(maxDelayMs, baseDelayMs * 2^(attempt-1))`,
+ * never more than a timer can hold (2^31-1 ms).
  *
  * @example
  * ```ts
@@ -43,7 +44,7 @@ export function retryDelay(
   { baseDelayMs = retryDefaults.baseDelayMs, maxDelayMs = retryDefaults.maxDelayMs }: RetryOptions,
   random: () => number = Math.random,
 ): number {
-  const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** Math.min(attempt - 1, 52))
+  const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** Math.min(attempt - 1, 52), MAX_TIMER_MS)
   return Math.floor(random() * ceiling)
 }
 
@@ -91,7 +92,7 @@ export function retryWait(error: unknown, attempt: number, options: RetryOptions
   const after = retryAfterOf(error)
   const limit = Math.min(options.maxRetryAfterMs ?? retryDefaults.maxRetryAfterMs, MAX_TIMER_MS)
   if (after !== undefined) return after <= limit ? after : undefined
-  return Math.min(retryDelay(attempt, options, random), MAX_TIMER_MS)
+  return retryDelay(attempt, options, random)
 }
 
 function retryAfterOf(error: unknown): number | undefined {
@@ -113,7 +114,8 @@ export interface PollDelayOptions {
 
 /**
  * The wait before poll number `n` (1-based):
- * `min(maxDelayMs, initialDelayMs * factor^(n-1)) * (1 - jitter * random())`.
+ * `min(maxDelayMs, initialDelayMs * factor^(n-1)) * (1 - jitter * random())`,
+ * never more than a timer can hold (2^31-1 ms).
  *
  * @example
  * ```ts
@@ -123,6 +125,6 @@ export interface PollDelayOptions {
  */
 export function pollDelay(n: number, options: Required<PollDelayOptions>, random: () => number = Math.random): number {
   const { initialDelayMs, factor, maxDelayMs, jitter } = options
-  const nominal = Math.min(maxDelayMs, initialDelayMs * factor ** Math.min(n - 1, 64))
+  const nominal = Math.min(maxDelayMs, initialDelayMs * factor ** Math.min(n - 1, 64), MAX_TIMER_MS)
   return Math.round(nominal * (1 - jitter * random()))
 }

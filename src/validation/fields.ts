@@ -41,3 +41,15 @@ export const text = v.string('must be a string')
  */
 export const objectMessage = (issue: v.BaseIssue<unknown>): string =>
   issue.path?.length ? 'is required' : 'must be an object'
+
+/**
+ * An object that is not an array. Valibot's object and record schemas take an
+ * array for an object (and copy it into one), so the check comes first.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function plainObject<T extends v.GenericSchema<unknown, unknown>>(schema: T, message = 'must be an object') {
+  return v.pipe(
+    v.custom<v.InferInput<T>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), message),
+    schema,
+  )
+}

@@ -60,7 +60,8 @@ export const ResponseErrorSchema = v.looseObject({
 
 /** The Response object returned by response creation and retrieval. */
 export const ResponseSchema = v.looseObject({
-  id: v.string(),
+  // The id goes into retrieval paths, so it must be a plain path segment.
+  id: v.pipe(v.string(), v.regex(/^[\w.:-]{1,256}$/, 'must be an id of letters, digits, "_", "-", "." or ":"')),
   object: v.literal('response'),
   created_at: v.number(),
   model: v.string(),

@@ -1,12 +1,10 @@
 import * as v from 'valibot'
-import { bool, integerIn, numberIn, objectMessage, text, textUpTo } from './fields.js'
+import { bool, integerIn, numberIn, objectMessage, plainObject, text, textUpTo } from './fields.js'
 
-const anyObject = v.looseObject({}, 'must be an object')
+const anyObject = plainObject(v.looseObject({}))
 
 const metadata = v.pipe(
-  // A record alone takes an array for an object (and copies it into one).
-  v.custom<Record<string, string>>((m) => typeof m === 'object' && m !== null && !Array.isArray(m), 'must be an object of string values'),
-  v.record(textUpTo(64), textUpTo(512), 'must be an object of string values'),
+  plainObject(v.record(textUpTo(64), textUpTo(512)), 'must be an object of string values'),
   v.check((m) => Object.keys(m).length <= 16, (issue) => `must hold at most 16 pairs (got ${Object.keys(issue.input).length})`),
 )
 

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest'
+import { createGateway, ValidationError, type ResponseStreamEvent } from '../../src/index.js'
+import { parseStreamEvent } from '../../src/validation/streamEvents.js'
+import { collect } from '../helpers/collect.js'
+import { delta, frame, KEY, lifecycle } from '../helpers/fixtures.js'
+
+/** The verdict on one event: the event as emitted, or the paths of the issues reported. */
+function verdict(event: unknown): { ok: true; value: ResponseStreamEvent } | { ok: false; paths: string[]; payload: unknown } {
+  try {
+    return { ok: true, value: parseStreamEvent(event) }
+  } catch (err) {
+    expect(err).toBeInstanceOf(ValidationError)
+    return { ok: false, paths: (err as ValidationError).issues.map((i) => i.path), payload: (err as ValidationError).payload }
+  }
+}
+
+const contentPart = { type: 'response.content_part.added', sequence_number: 3, item_id: 'msg_1', output_index: 0, content_index: 0, part: { type: 'output_text', text: '' } }
+const itemAdded = { type: 'response.output_item.added', sequence_number: 2, output_index: 0, item: { id: 'msg_1', type: 'message', role: 'assistant', content: [] } }
+const textDone = { type: 'response.output_text.done', sequence_number: 8, item_id: 'msg_1', output_index: 0, content_index: 0, text: 'Hi' }
+
+describe('stream event validation', () => {
+  it.each([
+    ['a text delta', delta(1, 'a')],
+    ['a text delta with extra fields (logprobs, obfuscation)', { ...delta(1, 'a'), logprobs: [], obfuscation: 'xyz' }],
+    ['a text delta without sequence_number', { ...delta(1, 'a'), sequence_number: undefined }],
+    ['response.created', lifecycle('response.created', 0)],
+    ['response.completed with both usage shapes', lifecycle('response.completed', 9, { usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3, prompt_tokens: 1, completion_tokens: 2 } })],
+    ['an output item', itemAdded],
+    ['a content part', contentPart],
+    ['text done', textDone],
+    ['a refusal delta', { type: 'response.refusal.delta', sequence_number: 1, item_id: 'm', output_index: 0, content_index: 0, delta: 'no' }],
+    ['a function call arguments delta', { type: 'response.function_call_arguments.delta', sequence_number: 1, item_id: 'fc', output_index: 0, delta: '{"a"' }],
+    ['an unknown type', { type: 'response.future_thing.delta', sequence_number: 4, anything: { goes: true } }],
+    ['an unknown type without sequence_number', { type: 'response.audio.delta', delta: 'AAAA' }],
+    ['a flat error', { type: 'error', sequence_number: 1, code: 'x', message: 'y', param: null }],
+    ['a nested error', { type: 'error', sequence_number: 1, error: { type: 'server_error', code: null, message: 'y', param: null } }],
+  ])('accepts %s as it came', (_, event) => {
+    const v = verdict(event)
+    expect(v.ok).toBe(true)
+    expect((v as { value: unknown }).value).toEqual(event)
+  })
+
+  it.each([
+    ['a delta that is not a string', { ...delta(1, 'a'), delta: 42 }, 'delta'],
+    ['a null delta', { ...delta(1, 'a'), delta: null }, 'delta'],
+    ['a delta without item_id', { ...delta(1, 'a'), item_id: undefined }, 'item_id'],
+    ['a fractional output_index', { ...delta(1, 'a'), output_index: 0.5 }, 'output_index'],
+    ['a string content_index', { ...delta(1, 'a'), content_index: '0' }, 'content_index'],
+    ['a string sequence_number', { ...delta(1, 'a'), sequence_number: '1' }, 'sequence_number'],
+    ['a string sequence_number on an unknown type', { type: 'response.future_thing', sequence_number: '1' }, 'sequence_number'],
+    ['text done without text', { ...textDone, text: undefined }, 'text'],
+    ['a content part without its part', { ...contentPart, part: undefined }, 'part'],
+    ['an output item without output_index', { ...itemAdded, output_index: undefined }, 'output_index'],
+    ['a lifecycle event with a broken response', { ...lifecycle('response.completed', 9), response: { id: 'r', object: 'response' } }, 'response.created_at'],
+    ['an error event with a numeric message', { type: 'error', sequence_number: 1, code: 'x', message: 5 }, 'message'],
+  ])('refuses %s, naming the field', (_, event, path) => {
+    const v = verdict(event)
+    expect(v.ok).toBe(false)
+    expect((v as { paths: string[] }).paths).toContain(path)
+    expect((v as { payload: unknown }).payload).toEqual(event)
+  })
+
+  it.each([[null], ['text'], [42], [{}], [{ type: 7 }], [[delta(1, 'a')]]])('refuses a payload that is not an event: %j', (payload) => {
+    expect(verdict(payload).ok).toBe(false)
+  })
+
+  it('refuses a broken event in a stream with a ValidationError after the good ones', async () => {
+    const body = frame(lifecycle('response.created', 0)) + frame(delta(1, 'ok')) + frame({ ...delta(2, 'x'), output_index: -0.5 }) + frame(lifecycle('response.completed', 3))
+    const fetch: typeof globalThis.fetch = async () => new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } })
+    const out = await collect(createGateway({ baseUrl: 'https://gateway.test', apiKey: KEY, fetch }).responses$({ model: 'm', stream: true }))
+    expect(out.values.map((e) => e.sequence_number)).toEqual([0, 1])
+    expect(out.error).toBeInstanceOf(ValidationError)
+    expect((out.error as ValidationError).issues.map((i) => i.path)).toContain('output_index')
+  })
+})
