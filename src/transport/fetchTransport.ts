@@ -1,3 +1,4 @@
+import { toAbortSignal } from './abort.js'
 import type { Transport, TransportResponse } from './types.js'
 
 /**
@@ -7,7 +8,7 @@ import type { Transport, TransportResponse } from './types.js'
  */
 export function fetchTransport(fetchFn: typeof globalThis.fetch): Transport {
   return async ({ method, url, headers, body, signal }): Promise<TransportResponse> => {
-    const res = await fetchFn(url, { method, headers, body, signal })
+    const res = await fetchFn(url, { method, headers, body, signal: toAbortSignal(signal) })
     return {
       status: res.status,
       header: (name) => res.headers.get(name) ?? undefined,

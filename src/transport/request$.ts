@@ -4,6 +4,7 @@ import { HttpError } from '../errors/HttpError.js'
 import { TimeoutError } from '../errors/TimeoutError.js'
 import { ValidationError } from '../errors/ValidationError.js'
 import { backoff } from '../operators/backoff.js'
+import { AbortSwitch } from './abort.js'
 import type { Client } from './client.js'
 import { parseRetryAfter } from './retryAfter.js'
 import type { TransportResponse } from './types.js'
@@ -87,7 +88,7 @@ function exchange$(client: Client, spec: RequestSpec, mode: 'json'): Observable<
 function exchange$(client: Client, spec: RequestSpec, mode: 'text'): Observable<string>
 function exchange$(client: Client, spec: RequestSpec, mode: 'json' | 'text'): Observable<unknown> {
   return new Observable<unknown>((subscriber) => {
-    const controller = new AbortController()
+    const controller = new AbortSwitch()
     const { method } = spec
     const path = pathOnly(spec.path)
     const headers: Record<string, string> = { ...client.headers, accept: mode === 'json' ? 'application/json' : 'text/event-stream' }
@@ -97,10 +98,11 @@ function exchange$(client: Client, spec: RequestSpec, mode: 'json' | 'text'): Ob
       body = JSON.stringify(spec.body)
     }
 
+    let finished = false
     const run = async (): Promise<void> => {
       let res: TransportResponse
       try {
-        res = await client.transport({ method, url: client.baseUrl + spec.path, headers, body, signal: controller.signal })
+        res = await client.transport({ method, url: client.baseUrl + spec.path, headers, body, signal: controller })
       } catch (err) {
         throw connectionError(method, path, err, false)
       }
@@ -130,13 +132,19 @@ function exchange$(client: Client, spec: RequestSpec, mode: 'json' | 'text'): Ob
         const rest = decoder.decode()
         if (rest) subscriber.next(rest)
       }
+      finished = true
       subscriber.complete()
     }
 
     run().catch((err: unknown) => {
+      finished = true
       if (!subscriber.closed) subscriber.error(err)
     })
-    return () => controller.abort()
+    // Only an unfinished exchange is aborted: aborting costs an error object
+    // and wakes the transport's listeners for nothing.
+    return () => {
+      if (!finished) controller.abort()
+    }
   })
 }
 

@@ -1,3 +1,5 @@
+import type { AbortSignalLike } from './abort.js'
+
 /** One HTTP request as the transport sees it: the URL is absolute, headers are final. */
 export interface TransportRequest {
   readonly method: 'GET' | 'POST'
@@ -5,7 +7,7 @@ export interface TransportRequest {
   readonly headers: Record<string, string>
   readonly body?: string | undefined
   /** Aborts the request at any stage, the body included. */
-  readonly signal: AbortSignal
+  readonly signal: AbortSignalLike
 }
 
 /** The reply: the status and headers at once, the body as it arrives. */

@@ -8,7 +8,8 @@ import type { Transport, TransportResponse } from './types.js'
  */
 export function undiciTransport(agent: Agent = new Agent({ keepAliveTimeout: 10_000, connections: 128 })): Transport {
   return async ({ method, url, headers, body, signal }): Promise<TransportResponse> => {
-    const res = await request(url, { method, headers, body, signal, dispatcher: agent })
+    // undici takes any EventTarget-like signal.
+    const res = await request(url, { method, headers, body, signal: signal as AbortSignal, dispatcher: agent })
     return {
       status: res.statusCode,
       header: (name) => {
