@@ -1,3 +1,4 @@
+import { observe as observeOnce, type Observed } from '../helpers/collect.js'
 import { lastValueFrom, toArray, type Observable, type Subscription } from 'rxjs'
 import { afterEach } from 'vitest'
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/index.js'
@@ -42,30 +43,13 @@ export function gatewayFor(sim: Pick<Simulator, 'url' | 'apiKey'>, options: Part
   })
 }
 
-export interface Outcome<T> {
-  values: T[]
-  error: unknown
-  completed: boolean
-}
+export type { Outcome } from '../helpers/collect.js'
 
-/** Subscribes and records every notification; `done` resolves when the Observable ends. The subscription is ended after the test. */
-export function observe<T>(source: Observable<T>): Outcome<T> & { subscription: Subscription; done: Promise<Outcome<T>> } {
-  const state: Outcome<T> = { values: [], error: undefined, completed: false }
-  let finish!: (o: Outcome<T>) => void
-  const done = new Promise<Outcome<T>>((resolve) => (finish = resolve))
-  const subscription = source.subscribe({
-    next: (v) => state.values.push(v),
-    error: (e: unknown) => {
-      state.error = e
-      finish(state)
-    },
-    complete: () => {
-      state.completed = true
-      finish(state)
-    },
-  })
-  subscriptions.push(subscription)
-  return Object.assign(state, { subscription, done })
+/** Subscribes and records every notification (see helpers/collect); the subscription is ended after the test. */
+export function observe<T>(source: Observable<T>): Observed<T> {
+  const observed = observeOnce(source)
+  subscriptions.push(observed.subscription)
+  return observed
 }
 
 /** Every value, once the Observable completes (rejects on error). */
