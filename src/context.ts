@@ -1,7 +1,6 @@
 import type { Observable } from 'rxjs'
 import type { PollDelayOptions } from './operators/backoff.js'
 import type { TaskEvent } from './operators/pollTask.js'
-import { retryDelay } from './operators/backoff.js'
 import type { Client } from './transport/client.js'
 
 /** What the public `$` functions share: the transport client and the gateway's settings. */
@@ -16,10 +15,4 @@ export interface Context {
   readonly taskDeadlineMs: number
   /** Poll loops of `task$` in progress, by result URL path: subscribers of one task share one loop. */
   readonly followed: Map<string, Observable<TaskEvent>>
-}
-
-/** The wait before reconnection `n` of a dropped stream, from the gateway's retry settings. */
-export function backoffFor(ctx: Context): (n: number) => number {
-  const retry = ctx.client.retry || {}
-  return (n) => retryDelay(n, retry)
 }

@@ -1,14 +1,14 @@
 import { concat, defer, distinctUntilChanged, map, of, switchMap, type Observable } from 'rxjs'
 import { InvalidRequestError } from './errors/InvalidRequestError.js'
 import { ResponseFailedError } from './errors/ResponseFailedError.js'
-import { backoffFor, type Context } from './context.js'
+import type { Context } from './context.js'
 import { poll } from './operators/poll.js'
-import { pollDelay } from './operators/backoff.js'
+import { pollDelay, retryDelay } from './operators/backoff.js'
 import { resumeStream } from './operators/resumeStream.js'
 import { untilFinished } from './operators/untilFinished.js'
 import { parseSse } from './streams/parseSse.js'
 import { sseJson } from './streams/sseJson.js'
-import { requestJson$, requestText$, type RequestSpec } from './transport/request$.js'
+import { pathOnly, requestJson$, requestText$, type RequestSpec } from './transport/request$.js'
 import { checkRequest, parsePayload } from './validation/check.js'
 import { checkIdSegment } from './validation/paths.js'
 import { isTerminalStatus, ResponseSchema, type Response } from './validation/response.js'
@@ -90,7 +90,7 @@ function read$(ctx: Context, id: string): Observable<Response> {
 }
 
 function streamEvents$(ctx: Context, spec: RequestSpec): Observable<ResponseStreamEvent> {
-  return requestText$(ctx.client, spec).pipe(parseSse(), sseJson(parseStreamEvent), untilFinished(spec.method, spec.path.split('?')[0]!))
+  return requestText$(ctx.client, spec).pipe(parseSse(), sseJson(parseStreamEvent), untilFinished(spec.method, pathOnly(spec.path)))
 }
 
 function replay$(ctx: Context, id: string, after: number | undefined): Observable<ResponseStreamEvent> {
@@ -102,7 +102,7 @@ function resumeFor(ctx: Context, responseId?: string, after?: number) {
   return resumeStream({
     resume: (id, last) => replay$(ctx, id, last),
     attempts: ctx.resumeAttempts,
-    delay: backoffFor(ctx),
+    delay: (n) => retryDelay(n, ctx.client.retry || {}),
     scheduler: ctx.client.scheduler,
     ...(responseId === undefined ? {} : { responseId }),
     ...(after === undefined ? {} : { after }),

@@ -6,6 +6,7 @@ import type { PollDelayOptions } from './operators/backoff.js'
 import { followTask, type TaskEvent } from './operators/pollTask.js'
 import { requestJson$ } from './transport/request$.js'
 import { checkRequest, parsePayload } from './validation/check.js'
+import { checkTaskId } from './validation/paths.js'
 import { TaskCreatedSchema, TaskReplySchemas, type TaskReply } from './validation/task.js'
 import { TextToVideoRequestLooseSchema, TextToVideoRequestSchema, type TextToVideoRequest } from './validation/textToVideoRequest.js'
 import { endpoints } from './endpoints.js'
@@ -29,8 +30,6 @@ export const TASK_POLL_DEFAULTS: Record<TaskKind, Required<PollDelayOptions>> = 
   video: { initialDelayMs: 10_000, factor: 1.5, maxDelayMs: 20_000, jitter: 0.05 },
   image: { initialDelayMs: 2_000, factor: 1.5, maxDelayMs: 10_000, jitter: 0.05 },
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Validates a text-to-video body, creates the task, and follows it. */
 export function textToVideo$(ctx: Context, body: TextToVideoRequest, options: TextToVideoOptions = {}): Observable<TaskEvent> {
@@ -70,9 +69,7 @@ export function createTask$(ctx: Context, endpoint: TaskEndpoint, body: unknown,
  */
 export function task$(ctx: Context, endpoint: TaskEndpoint, taskId: string, options: TaskOptions = {}): Observable<TaskEvent> {
   return defer(() => {
-    if (typeof taskId !== 'string' || !UUID.test(taskId)) {
-      throw new InvalidRequestError([{ path: 'taskId', message: `must be a UUID (got ${JSON.stringify(taskId)})` }])
-    }
+    checkTaskId(taskId)
     const key = `${endpoint.resultPath}/${taskId.toLowerCase()}`
     let shared = ctx.followed.get(key)
     if (!shared) {

@@ -48,12 +48,7 @@ export function video(gateway: Gateway, prompt: string, flags: { size?: string; 
   return {
     run$: events$.pipe(
       concatMap((event) =>
-        event.type !== 'completed'
-          ? of(event)
-          : download$(event.urls[0]!, join(out, `${event.taskId}.mp4`)).pipe(
-              tap((bytes) => io.progress.line(`Saved ${bytes} bytes to ${join(out, `${event.taskId}.mp4`)}`)),
-              map(() => event),
-            ),
+        event.type !== 'completed' ? of(event) : saveVideo$(event, out, io).pipe(map(() => event)),
       ),
     ),
     print: (e) => printTask(e, io),
@@ -89,6 +84,11 @@ export function bot(gateway: Gateway, flags: { topic: string; model: string; out
       io.out(io.json ? `${JSON.stringify(r)}\n` : `${r.urls.join('\n')}\nSaved ${r.bytes} bytes to ${r.file}\n`)
     },
   }
+}
+
+function saveVideo$(done: Extract<TaskEvent, { type: 'completed' }>, out: string, io: Io): Observable<number> {
+  const file = join(out, `${done.taskId}.mp4`)
+  return download$(done.urls[0]!, file).pipe(tap((bytes) => io.progress.line(`Saved ${bytes} bytes to ${file}`)))
 }
 
 /** A catalog key (`t2vSpark`) or `vendor/model[/action]` for any other model. */

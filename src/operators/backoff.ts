@@ -65,17 +65,11 @@ export function retryDelay(
  * ```
  */
 export function backoff<T>(options: BackoffOptions = {}): MonoTypeOperatorFunction<T> {
-  const {
-    count = retryDefaults.count,
-    maxRetryAfterMs = retryDefaults.maxRetryAfterMs,
-    shouldRetry = () => true,
-    scheduler = asyncScheduler,
-    random = Math.random,
-  } = options
+  const { count = retryDefaults.count, shouldRetry = () => true, scheduler = asyncScheduler, random = Math.random } = options
   return retry({
     count,
     delay: (error: unknown, attempt: number) => {
-      const ms = shouldRetry(error) ? retryWait(error, attempt, { ...options, maxRetryAfterMs }, random) : undefined
+      const ms = shouldRetry(error) ? retryWait(error, attempt, options, random) : undefined
       return ms === undefined ? throwError(() => error) : timer(ms, scheduler)
     },
   })

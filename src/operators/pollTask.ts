@@ -76,7 +76,7 @@ export function followTask(id: string, read: (taskId: string) => Observable<Task
 
   return new Observable<TaskEvent>((subscriber) => {
     const deadlineAt = scheduler.now() + deadlineMs
-    let polls = 0
+    let polls = 0 // answered polls: a retried read is not the next poll
     let failures = 0
     let status: string | undefined
     // The timer or the read in flight: never both.
@@ -86,7 +86,6 @@ export function followTask(id: string, read: (taskId: string) => Observable<Task
       pending = scheduler.schedule(poll, Math.max(0, ms))
     }
     const poll = () => {
-      polls++
       let replied = false
       const inFlight = read(id).subscribe({
         next: (reply) => {
@@ -102,6 +101,7 @@ export function followTask(id: string, read: (taskId: string) => Observable<Task
       if (!inFlight.closed) pending = inFlight
     }
     const onReply = (reply: TaskReply) => {
+      polls++
       failures = 0
       const next = reply.task_info.status
       if (next === 'failed') return subscriber.error(new TaskFailedError(id, reply.task_info.error!))
@@ -118,10 +118,7 @@ export function followTask(id: string, read: (taskId: string) => Observable<Task
     const onError = (error: unknown) => {
       const ms = isRetryable(error, 'GET') && failures < retry.count ? retryWait(error, ++failures, retry, random) : undefined
       if (ms === undefined) subscriber.error(error)
-      else {
-        polls-- // a retry repeats the poll, it is not the next one
-        wait(ms)
-      }
+      else wait(ms)
     }
 
     wait(Math.min(nominal(1), deadlineMs))

@@ -1,4 +1,4 @@
-import { defer, Observable, throwError, timeout } from 'rxjs'
+import { defer, Observable, tap, throwError, timeout } from 'rxjs'
 import { ConnectionError } from '../errors/ConnectionError.js'
 import { HttpError } from '../errors/HttpError.js'
 import { TimeoutError } from '../errors/TimeoutError.js'
@@ -36,16 +36,7 @@ export function requestJson$(client: Client, spec: RequestSpec, { retry = true }
 export function requestText$(client: Client, spec: RequestSpec): Observable<string> {
   return defer(() => {
     let started = false
-    const source = new Observable<string>((subscriber) =>
-      exchange$(client, spec, 'text').subscribe({
-        next: (chunk) => {
-          started = true
-          subscriber.next(chunk)
-        },
-        error: (err) => subscriber.error(err),
-        complete: () => subscriber.complete(),
-      }),
-    )
+    const source = exchange$(client, spec, 'text').pipe(tap(() => (started = true)))
     return withPolicy(client, spec, source, () => !started)
   })
 }
@@ -88,7 +79,7 @@ function exchange$(client: Client, spec: RequestSpec, mode: 'json'): Observable<
 function exchange$(client: Client, spec: RequestSpec, mode: 'text'): Observable<string>
 function exchange$(client: Client, spec: RequestSpec, mode: 'json' | 'text'): Observable<unknown> {
   return new Observable<unknown>((subscriber) => {
-    const controller = new AbortSwitch()
+    const abort = new AbortSwitch()
     const { method } = spec
     const path = pathOnly(spec.path)
     const headers: Record<string, string> = { ...client.headers, accept: mode === 'json' ? 'application/json' : 'text/event-stream' }
@@ -102,7 +93,7 @@ function exchange$(client: Client, spec: RequestSpec, mode: 'json' | 'text'): Ob
     const run = async (): Promise<void> => {
       let res: TransportResponse
       try {
-        res = await client.transport({ method, url: client.baseUrl + spec.path, headers, body, signal: controller })
+        res = await client.transport({ method, url: client.baseUrl + spec.path, headers, body, signal: abort })
       } catch (err) {
         throw connectionError(method, path, err, false)
       }
@@ -143,7 +134,7 @@ function exchange$(client: Client, spec: RequestSpec, mode: 'json' | 'text'): Ob
     // Only an unfinished exchange is aborted: aborting costs an error object
     // and wakes the transport's listeners for nothing.
     return () => {
-      if (!finished) controller.abort()
+      if (!finished) abort.abort()
     }
   })
 }
@@ -164,9 +155,10 @@ function parseJson(text: string, path: string): unknown {
   }
 }
 
+/** `retry-after-ms` (sent by some OpenAI-compatible servers) when valid, else `Retry-After`. */
 function parseRetryAfterMs(res: TransportResponse): number | undefined {
-  const ms = Number(res.header('retry-after-ms'))
-  return res.header('retry-after-ms') && Number.isFinite(ms) && ms >= 0 ? ms : parseRetryAfter(res.header('retry-after'))
+  const ms = Number(res.header('retry-after-ms') ?? Number.NaN)
+  return Number.isFinite(ms) && ms >= 0 ? ms : parseRetryAfter(res.header('retry-after'))
 }
 
 // Codes of failures that happen before a single byte of the request left.
@@ -191,7 +183,7 @@ function errorCode(err: unknown): string | undefined {
 }
 
 /** The path without its query, for messages: queries may hold ids, never keys, but stay out of logs. */
-function pathOnly(path: string): string {
+export function pathOnly(path: string): string {
   const q = path.indexOf('?')
   return q === -1 ? path : path.slice(0, q)
 }

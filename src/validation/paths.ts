@@ -1,4 +1,6 @@
+import * as v from 'valibot'
 import { InvalidRequestError } from '../errors/InvalidRequestError.js'
+import { TaskIdSchema } from './task.js'
 
 /**
  * Checks an id that will become a path segment: non-empty, at most 256
@@ -9,6 +11,14 @@ import { InvalidRequestError } from '../errors/InvalidRequestError.js'
 export function checkIdSegment(id: unknown, field: string): string {
   if (typeof id !== 'string' || !/^[\w.:-]{1,256}$/.test(id) || id === '.' || id === '..') {
     throw new InvalidRequestError([{ path: field, message: `must be an id of letters, digits, "_", "-", "." or ":" (got ${JSON.stringify(id)})` }])
+  }
+  return id
+}
+
+/** Checks a task id, a UUID, before it becomes a path segment. */
+export function checkTaskId(id: unknown): string {
+  if (!v.is(TaskIdSchema, id)) {
+    throw new InvalidRequestError([{ path: 'taskId', message: `must be a UUID (got ${JSON.stringify(id)})` }])
   }
   return id
 }

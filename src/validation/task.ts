@@ -1,6 +1,8 @@
 import * as v from 'valibot'
 
-const uuid = v.pipe(v.string(), v.uuid('must be a UUID'))
+/** A task id: a UUID. */
+export const TaskIdSchema = v.pipe(v.string(), v.uuid('must be a UUID'))
+const uuid = TaskIdSchema
 const isoUtc = v.pipe(
   v.string(),
   v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|\+00:00)$/, 'must be an ISO 8601 UTC timestamp'),

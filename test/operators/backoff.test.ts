@@ -239,35 +239,21 @@ describe('backoff with an injected scheduler', () => {
 })
 
 describe('backoff on real timers', () => {
-  it('never hands a timer more than it can hold, even when maxRetryAfterMs allows it (no 1 ms busy loop)', async () => {
-    // Node clamps a delay above 2^31-1 ms to 1 ms: waiting out such a Retry-After
-    // on real timers would retry at once, again and again.
+  // Node clamps a delay above 2^31-1 ms to 1 ms: handing a timer such a wait
+  // would retry at once, again and again.
+  it.each([
+    ['a Retry-After that maxRetryAfterMs allows', () => rateLimited(2 ** 31), { maxRetryAfterMs: Number.MAX_SAFE_INTEGER }],
+    ['a jittered delay from huge baseDelayMs and maxDelayMs', () => boom, { baseDelayMs: 2 ** 40, maxDelayMs: 2 ** 40, random: () => 0.5 }],
+  ] as const)('never hands a timer more than it can hold: %s (no 1 ms busy loop)', async (_, error, options) => {
     const warnings: string[] = []
     const onWarning = (w: Error) => warnings.push(w.name)
     process.on('warning', onWarning)
     let subscriptions = 0
     const source = defer(() => {
       subscriptions++
-      return throwError(() => rateLimited(2 ** 31))
+      return throwError(error)
     })
-    const sub = source.pipe(backoff({ count: 3, maxRetryAfterMs: Number.MAX_SAFE_INTEGER })).subscribe({ error: () => {} })
-    await new Promise((r) => setTimeout(r, 40))
-    sub.unsubscribe()
-    process.off('warning', onWarning)
-    expect(subscriptions).toBe(1)
-    expect(warnings).not.toContain('TimeoutOverflowWarning')
-  })
-
-  it('never hands a timer a jittered delay it cannot hold (huge baseDelayMs and maxDelayMs)', async () => {
-    const warnings: string[] = []
-    const onWarning = (w: Error) => warnings.push(w.name)
-    process.on('warning', onWarning)
-    let subscriptions = 0
-    const source = defer(() => {
-      subscriptions++
-      return throwError(() => boom)
-    })
-    const sub = source.pipe(backoff({ count: 3, baseDelayMs: 2 ** 40, maxDelayMs: 2 ** 40, random: () => 0.5 })).subscribe({ error: () => {} })
+    const sub = source.pipe(backoff({ count: 3, ...options })).subscribe({ error: () => {} })
     await new Promise((r) => setTimeout(r, 40))
     sub.unsubscribe()
     process.off('warning', onWarning)
