@@ -1,112 +1,243 @@
-import { concat, defer, distinctUntilChanged, map, of, switchMap, type Observable } from 'rxjs'
+import { defer, map, type Observable } from 'rxjs'
+import { guard$, type Client } from './client.js'
 import { InvalidRequestError } from './errors/InvalidRequestError.js'
 import { ResponseFailedError } from './errors/ResponseFailedError.js'
-import type { Context } from './context.js'
-import { poll } from './operators/poll.js'
-import { pollDelay, retryDelay } from './operators/backoff.js'
-import { resumeStream } from './operators/resumeStream.js'
-import { untilFinished } from './operators/untilFinished.js'
-import { parseSse } from './streams/parseSse.js'
-import { sseJson } from './streams/sseJson.js'
-import { pathOnly, requestJson$, requestText$, type RequestSpec } from './transport/request$.js'
-import { checkRequest, parsePayload } from './validation/check.js'
+import { TimeoutError } from './errors/TimeoutError.js'
+import { ValidationError } from './errors/ValidationError.js'
+import { deadline } from './policy/deadline.js'
+import { DEFAULTS } from './policy/defaults.js'
+import { pollDelay, retryDelay } from './policy/delays.js'
+import { newIdempotencyKey } from './policy/idempotency.js'
+import { loop$ } from './policy/loop.js'
+import { request$ } from './policy/request$.js'
+import { isTransient } from './policy/retryable.js'
+import { createRule, readRule, type RetryPolicy } from './policy/rules.js'
+import { sse$ } from './streams/sse$.js'
+import { json$ } from './transport/json$.js'
+import type { RequestSpec } from './transport/types.js'
+import { parsePayload, serializeRequest } from './validation/check.js'
 import { checkIdSegment } from './validation/paths.js'
 import { isTerminalStatus, ResponseSchema, type Response } from './validation/response.js'
 import { ResponseRequestSchema, type ResponseRequest } from './validation/responseRequest.js'
 import { parseStreamEvent, type ResponseStreamEvent } from './validation/streamEvents.js'
 
-/** Options of `retrieveResponse$`. */
+/** Per-call options of {@link responses$}. */
+export interface ResponseCallOptions {
+  /** Overall deadline of the call, from subscription; past it the request is aborted with a `TimeoutError` (`reason: 'deadline'`). */
+  readonly deadlineMs?: number
+  /** The `Idempotency-Key` to create with (default: a fresh UUID per subscription). */
+  readonly idempotencyKey?: string
+}
+
+/** Options of {@link retrieveResponse$}. */
 export interface RetrieveResponseOptions {
   /** Stream the response's events instead of reading one snapshot. */
   readonly stream?: boolean
   /** With `stream`: replay only the events after this sequence number. */
   readonly startingAfter?: number
+  /** Overall deadline of the call, from subscription. */
+  readonly deadlineMs?: number
 }
 
 /**
- * Creates a model response. See `Gateway.responses$` for the contract.
- * Validation happens at subscription, so a bad body is an error
- * notification and nothing is sent.
+ * What `responses$` emits for a body whose `stream` is `S`: stream events for
+ * `true`, Responses for `false` or none, either when only known at run time.
  */
-export function responses$(ctx: Context, body: ResponseRequest): Observable<ResponseStreamEvent | Response> {
-  return defer(() => {
-    checkRequest(ResponseRequestSchema, body)
-    const spec: RequestSpec = { method: 'POST', path: ctx.responsesPath, body }
-    if (body.stream) {
-      const events = streamEvents$(ctx, spec)
-      return body.background ? events.pipe(resumeFor(ctx)) : events
+export type ResponseOutput<S extends boolean | null | undefined> = S extends true ? ResponseStreamEvent : Response
+
+/** What `retrieveResponse$` emits when its `stream` option is `S`: stream events for `true`, a Response otherwise. */
+export type RetrieveOutput<S extends boolean | undefined> = S extends true ? ResponseStreamEvent : Response
+
+/**
+ * Creates a model response (`POST /vendors/vendor-a/v1/responses`).
+ * - `stream: true`: the stream events, validated, in order; completes after
+ *   `response.completed` or `response.incomplete`. With `background: true` a
+ *   dropped connection is resumed with `starting_after`: no event is repeated or missed.
+ * - otherwise: the Response, then completes. With `background: true`: the
+ *   first snapshot, then each one whose status changed, until a final status.
+ *
+ * A failed response, `response.failed` or `error` event ends in
+ * `ResponseFailedError`. A body that breaks the interface's rules ends in
+ * `InvalidRequestError`, and nothing is sent. The creation carries an
+ * `Idempotency-Key` and is sent again only when it certainly never arrived
+ * (or, with `idempotentCreate`, whenever its outcome is unknown).
+ *
+ * @example
+ * ```ts
+ * responses$(client, { model: 'gpt-4.1-mini', input: 'Say hi', stream: true })
+ *   .pipe(textDeltas())
+ *   .subscribe((piece) => process.stdout.write(piece))
+ * // Output: Hi there! How can I help you today?
+ * ```
+ */
+export function responses$<S extends boolean | null | undefined = undefined>(
+  client: Client,
+  body: ResponseRequest & { readonly stream?: S },
+  options: ResponseCallOptions = {},
+): Observable<ResponseOutput<S>> {
+  const created$ = defer(() => {
+    const text = serializeRequest(ResponseRequestSchema, body, 'response request')
+    const spec: RequestSpec = {
+      method: 'POST',
+      path: client.responsesPath,
+      body: text,
+      headers: { 'idempotency-key': options.idempotencyKey ?? newIdempotencyKey() },
     }
-    const created = requestJson$(ctx.client, spec).pipe(map(toResponse))
-    if (!body.background) return created.pipe(map(throwIfFailed))
-    return created.pipe(
-      switchMap((first) =>
-        isTerminalStatus(first.status)
-          ? of(first)
-          : concat(
-              of(first),
-              poll(() => read$(ctx, first.id), {
-                delay: (n) => pollDelay(n, ctx.responsePoll),
-                isDone: (r) => isTerminalStatus(r.status),
-                scheduler: ctx.client.scheduler,
-              }),
-            ),
-      ),
-      distinctUntilChanged((a, b) => a.status === b.status),
-      map(throwIfFailed),
-    )
+    if (body.stream) return stream$(client, spec, { resumable: body.background === true, started: false })
+    if (body.background) return background$(client, spec)
+    return request$(client, spec, toResponse, createRule(client)).pipe(map(throwIfFailed))
   })
+  return guard$(client, created$.pipe(withDeadline<ResponseStreamEvent | Response>(client, options.deadlineMs, client.responsesPath))) as Observable<ResponseOutput<S>>
 }
 
 /**
- * Reads a stored or background response: one snapshot, or with `stream`
- * its events (after `startingAfter`), resumed across dropped connections.
+ * Reads a stored or background response: one snapshot, or with `stream: true`
+ * its events after `startingAfter`, resumed across dropped connections.
+ *
+ * @example
+ * ```ts
+ * retrieveResponse$(client, id, { stream: true, startingAfter: 3 }).pipe(outputText()).subscribe(console.log)
+ * ```
  */
-export function retrieveResponse$(
-  ctx: Context,
+export function retrieveResponse$<S extends boolean | undefined = undefined>(
+  client: Client,
   id: string,
-  options: RetrieveResponseOptions = {},
-): Observable<ResponseStreamEvent | Response> {
-  return defer(() => {
+  options?: RetrieveResponseOptions & { readonly stream?: S },
+): Observable<RetrieveOutput<S>> {
+  const { stream, startingAfter: after, deadlineMs } = (options ?? {}) as RetrieveResponseOptions
+  const read$ = defer((): Observable<ResponseStreamEvent | Response> => {
     checkIdSegment(id, 'id')
-    const after = options.startingAfter
     if (after !== undefined && !(Number.isInteger(after) && after >= 0)) {
       throw new InvalidRequestError([{ path: 'startingAfter', message: `must be an integer of at least 0 (got ${after})` }])
     }
-    if (!options.stream) return read$(ctx, id).pipe(map(throwIfFailed))
-    return replay$(ctx, id, after).pipe(resumeFor(ctx, id, after))
+    if (!stream) return request$(client, readSpec(client, id), toResponse, readRule(client)).pipe(map(throwIfFailed))
+    return stream$(client, replaySpec(client, id, after), { resumable: true, started: true, id, last: after })
   })
+  return guard$(client, read$.pipe(withDeadline<ResponseStreamEvent | Response>(client, deadlineMs, `${client.responsesPath}/{id}`))) as Observable<RetrieveOutput<S>>
 }
 
-/** Cancels a background response; emits the Response as the gateway returns it. */
-export function cancelResponse$(ctx: Context, id: string): Observable<Response> {
-  return defer(() => {
+/**
+ * Cancels a background response and emits it as the gateway returns it.
+ *
+ * @example
+ * ```ts
+ * cancelResponse$(client, id).subscribe((r) => console.log(r.status))
+ * // Output: cancelled
+ * ```
+ */
+export function cancelResponse$(client: Client, id: string): Observable<Response> {
+  const cancel$ = defer(() => {
     checkIdSegment(id, 'id')
-    return requestJson$(ctx.client, { method: 'POST', path: `${ctx.responsesPath}/${id}/cancel` }).pipe(map(toResponse))
+    // Cancelling twice changes nothing, so it is retried like a read.
+    return request$(client, { method: 'POST', path: `${client.responsesPath}/${id}/cancel` }, toResponse, readRule(client))
+  })
+  return guard$(client, cancel$)
+}
+
+/** Where a stream stands: what it has delivered, so a resumed connection neither repeats nor misses an event. */
+interface StreamState {
+  /** The stream may be reopened (a background response) once its id is known. */
+  readonly resumable: boolean
+  /** Some event has arrived: the creation is not to be sent again. */
+  started: boolean
+  id?: string | undefined
+  /** The last sequence number delivered. */
+  last?: number | undefined
+  /** An event came without a sequence number: a replay could not be told apart from new events. */
+  unnumbered?: boolean
+}
+
+function stream$(client: Client, first: RequestSpec, state: StreamState): Observable<ResponseStreamEvent> {
+  const events = { decode: parseStreamEvent, isLast: isLastEvent }
+  const create = createRule(client)
+  return loop$<ResponseStreamEvent, ResponseStreamEvent>({
+    attempt: (n) => sse$(client, n === 1 ? first : replaySpec(client, state.id!, state.last), events),
+    take: (event, emit) => {
+      const seq = event.sequence_number
+      if (seq === undefined) state.unnumbered = true
+      else if (state.last !== undefined && seq <= state.last) return false // replayed: already delivered
+      else state.last = seq
+      state.started = true
+      return takeEvent(event, emit, state)
+    },
+    retry: (error, failures) => {
+      if (!state.started) return create(error, failures)
+      const resumable = state.resumable && state.id !== undefined && !state.unnumbered
+      return resumable && failures <= client.resumeAttempts && isTransient(error) ? retryDelay(failures, client.retry || DEFAULTS.retry) : undefined
+    },
+    scheduler: client.scheduler,
   })
 }
 
-function read$(ctx: Context, id: string): Observable<Response> {
-  return requestJson$(ctx.client, { method: 'GET', path: `${ctx.responsesPath}/${id}` }).pipe(map(toResponse))
+function takeEvent(event: ResponseStreamEvent, emit: (event: ResponseStreamEvent) => void, state: StreamState): boolean {
+  switch (event.type) {
+    case 'response.created':
+    case 'response.queued':
+    case 'response.in_progress':
+      state.id ??= event.response.id
+      break
+    case 'response.failed': {
+      const { response } = event
+      throw new ResponseFailedError({ responseId: response.id, code: response.error?.code, message: response.error?.message }, response)
+    }
+    case 'error': {
+      const detail = event.error ?? event
+      throw new ResponseFailedError({ responseId: state.id, code: detail.code, message: detail.message })
+    }
+  }
+  emit(event)
+  return event.type === 'response.completed' || event.type === 'response.incomplete'
 }
 
-function streamEvents$(ctx: Context, spec: RequestSpec): Observable<ResponseStreamEvent> {
-  return requestText$(ctx.client, spec).pipe(parseSse(), sseJson(parseStreamEvent), untilFinished(spec.method, pathOnly(spec.path)))
+function isLastEvent(event: ResponseStreamEvent): boolean {
+  const { type } = event
+  return type === 'response.completed' || type === 'response.incomplete' || type === 'response.failed' || type === 'error'
 }
 
-function replay$(ctx: Context, id: string, after: number | undefined): Observable<ResponseStreamEvent> {
+function background$(client: Client, create: RequestSpec): Observable<Response> {
+  let id: string | undefined
+  let status: Response['status'] | undefined
+  const created = createRule(client)
+  const polls = pollRule(client)
+  return loop$<Response, Response>({
+    attempt: (n) => (n === 1 ? json(client, create) : json(client, readSpec(client, id!))),
+    take: (response, emit) => {
+      if (id !== undefined && response.id !== id) {
+        throw new ValidationError('retrieved response', [{ path: 'id', message: `is ${response.id}, not ${id}` }], response)
+      }
+      id = response.id
+      if (response.status !== status) {
+        status = response.status
+        emit(throwIfFailed(response))
+      }
+      return isTerminalStatus(response.status)
+    },
+    again: (n) => pollDelay(n, client.responsePoll),
+    retry: (error, failures) => (id === undefined ? created(error, failures) : polls(error, failures)),
+    scheduler: client.scheduler,
+  })
+}
+
+/** Reads within a poll loop survive more failures in a row than single reads. */
+function pollRule(client: RetryPolicy) {
+  return readRule({ ...client, retry: client.retry && { ...client.retry, count: DEFAULTS.pollFailures } })
+}
+
+function json(client: Client, spec: RequestSpec): Observable<Response> {
+  return json$(client, spec).pipe(map(toResponse))
+}
+
+function readSpec(client: Client, id: string): RequestSpec {
+  return { method: 'GET', path: `${client.responsesPath}/${id}` }
+}
+
+function replaySpec(client: Client, id: string, after: number | undefined): RequestSpec {
   const query = after === undefined ? '?stream=true' : `?stream=true&starting_after=${after}`
-  return streamEvents$(ctx, { method: 'GET', path: `${ctx.responsesPath}/${id}${query}` })
+  return { method: 'GET', path: `${client.responsesPath}/${id}${query}` }
 }
 
-function resumeFor(ctx: Context, responseId?: string, after?: number) {
-  return resumeStream({
-    resume: (id, last) => replay$(ctx, id, last),
-    attempts: ctx.resumeAttempts,
-    delay: (n) => retryDelay(n, ctx.client.retry || {}),
-    scheduler: ctx.client.scheduler,
-    ...(responseId === undefined ? {} : { responseId }),
-    ...(after === undefined ? {} : { after }),
-  })
+function withDeadline<T>(client: Client, ms: number | undefined, path: string) {
+  return deadline<T>(ms, client.scheduler, () => new TimeoutError('call', path, ms!, 'deadline'))
 }
 
 function toResponse(json: unknown): Response {

@@ -1,105 +1,205 @@
-import { concat, defer, finalize, map, of, ReplaySubject, share, switchMap, type Observable } from 'rxjs'
-import type { Context } from './context.js'
-import type { TaskEndpoint, TaskKind } from './endpoints.js'
-import { InvalidRequestError } from './errors/InvalidRequestError.js'
-import type { PollDelayOptions } from './operators/backoff.js'
-import { followTask, type TaskEvent } from './operators/pollTask.js'
-import { requestJson$ } from './transport/request$.js'
-import { checkRequest, parsePayload } from './validation/check.js'
-import { checkTaskId } from './validation/paths.js'
-import { TaskCreatedSchema, TaskReplySchemas, type TaskReply } from './validation/task.js'
-import { TextToVideoRequestLooseSchema, TextToVideoRequestSchema, type TextToVideoRequest } from './validation/textToVideoRequest.js'
+import { concat, defer, map, Observable, of, switchMap, type Subscriber, type Subscription } from 'rxjs'
+import { guard$, type Client } from './client.js'
+import type { TaskEndpoint } from './contract/endpoint.js'
 import { endpoints } from './endpoints.js'
+import { InvalidRequestError } from './errors/InvalidRequestError.js'
+import { TaskCreationUnknownError } from './errors/TaskCreationUnknownError.js'
+import { isValidationError } from './errors/ValidationError.js'
+import { followTask, type TaskEvent } from './operators/pollTask.js'
+import { DEFAULTS, type PollDelayOptions } from './policy/defaults.js'
+import { newIdempotencyKey } from './policy/idempotency.js'
+import { request$ } from './policy/request$.js'
+import { certainlyNotCreated } from './policy/retryable.js'
+import { createRule } from './policy/rules.js'
+import { json$ } from './transport/json$.js'
+import { parsePayload, serializeRequest } from './validation/check.js'
+import { checkTaskId } from './validation/paths.js'
+import { TaskCreatedSchema, TaskIdSchema, TaskReplySchemas, type TaskCreated, type TaskReply } from './validation/task.js'
+import { TextToVideoRequestLooseSchema, TextToVideoRequestSchema, type TextToVideoRequest } from './validation/textToVideoRequest.js'
+import * as v from 'valibot'
 
 /** Per-call options of the task functions. */
 export interface TaskOptions {
-  /** Poll timing for this call, over the gateway's and the kind's defaults. */
+  /** Poll timing for this call, over the client's and the kind's defaults. */
   readonly poll?: PollDelayOptions
-  /** Overall deadline; past it the Observable ends in `TaskTimeoutError` (the task goes on). Default 15 minutes. */
+  /** Overall deadline of following; past it the Observable ends in `TaskTimeoutError` (the task goes on). Default 15 minutes. */
   readonly deadlineMs?: number
 }
 
-/** Options of `textToVideo$`. */
-export interface TextToVideoOptions extends TaskOptions {
+/** Options of the creating functions. */
+export interface CreateTaskOptions extends TaskOptions {
+  /** The `Idempotency-Key` to create with (default: a fresh UUID per subscription). */
+  readonly idempotencyKey?: string
+}
+
+/** Options of {@link textToVideo$}. */
+export interface TextToVideoOptions extends CreateTaskOptions {
   /** Send fields the interface does not list (e.g. a newer model option) instead of refusing them. */
   readonly allowUnknownFields?: boolean
 }
 
 /** Poll timing of each kind: video follows the interface's advice (10 s growing to 20 s); images start sooner. */
-export const TASK_POLL_DEFAULTS: Record<TaskKind, Required<PollDelayOptions>> = {
-  video: { initialDelayMs: 10_000, factor: 1.5, maxDelayMs: 20_000, jitter: 0.05 },
-  image: { initialDelayMs: 2_000, factor: 1.5, maxDelayMs: 10_000, jitter: 0.05 },
-}
-
-/** Validates a text-to-video body, creates the task, and follows it. */
-export function textToVideo$(ctx: Context, body: TextToVideoRequest, options: TextToVideoOptions = {}): Observable<TaskEvent> {
-  return defer(() => {
-    checkRequest(options.allowUnknownFields ? TextToVideoRequestLooseSchema : TextToVideoRequestSchema, body, 'text-to-video request')
-    return createTask$(ctx, endpoints.t2vSpark, body, options)
-  })
-}
+export const TASK_POLL_DEFAULTS = DEFAULTS.taskPoll
 
 /**
- * Creates a task at any endpoint (the body is sent as given) and follows it:
- * `created`, then status changes, then `completed`. The creation `POST` is
- * never sent twice unless the gateway refused it (429, 503).
+ * Creates a text-to-video task and follows it: `created`, then `pending` and
+ * `processing` as the status changes, then `completed` with the video URLs.
+ * The body is checked against every rule of the interface first (unknown
+ * fields are refused unless `allowUnknownFields`); a violation ends in
+ * `InvalidRequestError` and nothing is sent. A failed task ends in
+ * `TaskFailedError`; one past its deadline in `TaskTimeoutError`; a creation
+ * whose outcome is unknown in `TaskCreationUnknownError`.
+ *
+ * @example
+ * ```ts
+ * textToVideo$(client, { prompt: 'A red kite over a grey sea', size: '1280*720', duration: 5 })
+ *   .subscribe((event) => console.log(event.type))
+ * // Output: created, pending, processing, completed
+ * ```
  */
-export function createTask$(ctx: Context, endpoint: TaskEndpoint, body: unknown, options: TaskOptions = {}): Observable<TaskEvent> {
-  return defer(() => {
-    const path = endpoint.createPath
-    if (!path) throw new InvalidRequestError([{ path: 'endpoint', message: `${endpoint.name} has no creation path; create its tasks elsewhere and follow them with task$` }])
-    if (typeof body !== 'object' || body === null) throw new InvalidRequestError([{ path: 'body', message: 'must be an object' }])
-    return requestJson$(ctx.client, { method: 'POST', path, body }).pipe(
-      map((json) => parsePayload(TaskCreatedSchema, json, `reply to ${path}`).task_info),
-      switchMap((info) =>
-        concat(
-          of<TaskEvent>({ type: 'created', taskId: info.id, taskInfo: info }),
-          followTask(info.id, (id) => readTask$(ctx, endpoint, id), pollOptions(ctx, endpoint, options, false)),
-        ),
-      ),
-    )
-  })
-}
-
-/**
- * Follows an existing task by id (created by another process, or before a
- * restart). The first read is immediate. Subscribers to the same task share
- * one poll loop; a late subscriber gets the latest status at once; the loop
- * stops when the last one unsubscribes. The first subscriber's options apply.
- */
-export function task$(ctx: Context, endpoint: TaskEndpoint, taskId: string, options: TaskOptions = {}): Observable<TaskEvent> {
-  return defer(() => {
-    checkTaskId(taskId)
-    const key = `${endpoint.resultPath}/${taskId.toLowerCase()}`
-    let shared = ctx.followed.get(key)
-    if (!shared) {
-      const loop: Observable<TaskEvent> = followTask(taskId, (id) => readTask$(ctx, endpoint, id), pollOptions(ctx, endpoint, options, true)).pipe(
-        finalize(() => {
-          if (ctx.followed.get(key) === loop) ctx.followed.delete(key)
-        }),
-        share({ connector: () => new ReplaySubject<TaskEvent>(1) }),
-      )
-      ctx.followed.set(key, loop)
-      shared = loop
-    }
-    return shared
-  })
-}
-
-function readTask$(ctx: Context, endpoint: TaskEndpoint, id: string): Observable<TaskReply> {
-  const path = `${endpoint.resultPath}/${id}`
-  return requestJson$(ctx.client, { method: 'GET', path }, { retry: false }).pipe(
-    map((json) => parsePayload(TaskReplySchemas[endpoint.kind], json, `reply to ${endpoint.resultPath}/{task_id}`)),
+export function textToVideo$(client: Client, body: TextToVideoRequest, options: TextToVideoOptions = {}): Observable<TaskEvent> {
+  const schema = options.allowUnknownFields ? TextToVideoRequestLooseSchema : TextToVideoRequestSchema
+  return guard$(
+    client,
+    defer(() => create$(client, endpoints.t2vSpark, serializeRequest(schema, body, 'text-to-video request'), options)),
   )
 }
 
-function pollOptions(ctx: Context, endpoint: TaskEndpoint, options: TaskOptions, immediate: boolean) {
+const AnyObject = v.custom<object>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'must be an object')
+
+/**
+ * Creates a task at any endpoint with a creation path (the body is sent as
+ * given, as a JSON object) and follows it, like {@link textToVideo$}.
+ *
+ * @example
+ * ```ts
+ * createTask$(client, endpoints.i2iPreview, { prompt: 'in watercolour', image_url: url }).pipe(taskUrls())
+ * ```
+ */
+export function createTask$(client: Client, endpoint: TaskEndpoint, body: object, options: CreateTaskOptions = {}): Observable<TaskEvent> {
+  return guard$(
+    client,
+    defer(() => {
+      if (!endpoint?.createPath) {
+        throw new InvalidRequestError([{ path: 'endpoint', message: `${endpoint?.name} has no creation path; create its tasks elsewhere and follow them with task$` }])
+      }
+      return create$(client, endpoint, serializeRequest(AnyObject, body, 'task creation body'), options)
+    }),
+  )
+}
+
+function create$(client: Client, endpoint: TaskEndpoint, body: string, options: CreateTaskOptions): Observable<TaskEvent> {
+  const key = options.idempotencyKey ?? newIdempotencyKey()
+  const path = endpoint.createPath!
+  const decode = (json: unknown) => parsePayload(TaskCreatedSchema, json, `reply to ${path}`).task_info
+  const spec = { method: 'POST', path, body, headers: { 'idempotency-key': key } } as const
+  // Unless it certainly created nothing, a failed creation may have made a (paid) task.
+  const unknown = (error: unknown) =>
+    certainlyNotCreated(error) ? error : new TaskCreationUnknownError({ endpoint, idempotencyKey: key, taskId: taskIdIn(error), cause: error })
+  return request$(client, spec, decode, createRule(client), unknown).pipe(
+    switchMap((info: TaskCreated['task_info']) =>
+      concat(
+        of<TaskEvent>({ type: 'created', taskId: info.id, taskInfo: info, idempotencyKey: key }),
+        followTask(info.id, (id) => readTask$(client, endpoint, id), pollOptions(client, endpoint, options, false)),
+      ),
+    ),
+  )
+}
+
+/**
+ * Follows an existing task by id (created by another process, before a
+ * restart, or named by an error). The first read is immediate. Subscribers
+ * to the same task share one poll loop; a late subscriber gets the latest
+ * status at once; the loop stops when the last one unsubscribes. The first
+ * subscriber's options apply.
+ *
+ * @example
+ * ```ts
+ * task$(client, endpoints.t2vSpark, '0b6ea0f5-5f7e-4a7e-9a6c-2f0d5d0c9a11').pipe(taskUrls()).subscribe(console.log)
+ * ```
+ */
+export function task$(client: Client, endpoint: TaskEndpoint, taskId: string, options: TaskOptions = {}): Observable<TaskEvent> {
+  return guard$(
+    client,
+    new Observable<TaskEvent>((subscriber) => {
+      checkTaskId(taskId)
+      const key = `${endpoint.resultPath}/${taskId.toLowerCase()}`
+      const follows = followsOf(client)
+      let shared = follows.get(key)
+      if (!shared) {
+        shared = { subscribers: [], last: undefined, loop: undefined }
+        follows.set(key, shared)
+        const entry = shared
+        const leave = () => {
+          if (follows.get(key) === entry) follows.delete(key)
+        }
+        entry.loop = followTask(taskId, (id) => readTask$(client, endpoint, id), pollOptions(client, endpoint, options, true)).subscribe({
+          next: (event) => {
+            entry.last = event
+            for (const s of entry.subscribers.slice()) s.next(event)
+          },
+          error: (error: unknown) => {
+            leave()
+            for (const s of entry.subscribers.slice()) s.error(error)
+          },
+          complete: () => {
+            leave()
+            for (const s of entry.subscribers.slice()) s.complete()
+          },
+        })
+      } else if (shared.last) subscriber.next(shared.last)
+      const entry = shared
+      entry.subscribers.push(subscriber)
+      return () => {
+        const i = entry.subscribers.indexOf(subscriber)
+        if (i !== -1) entry.subscribers.splice(i, 1)
+        if (entry.subscribers.length === 0) {
+          if (follows.get(key) === entry) follows.delete(key)
+          entry.loop?.unsubscribe()
+        }
+      }
+    }),
+  )
+}
+
+/** One task followed by several subscribers. */
+interface SharedFollow {
+  readonly subscribers: Subscriber<TaskEvent>[]
+  /** The latest event, for a subscriber who comes late. */
+  last: TaskEvent | undefined
+  loop: Subscription | undefined
+}
+
+// Follows in progress, per client, by result path and task id. Kept here (not
+// on the client) so that an app that never follows a task carries none of this.
+const allFollows = new WeakMap<Client, Map<string, SharedFollow>>()
+
+function followsOf(client: Client): Map<string, SharedFollow> {
+  let map = allFollows.get(client)
+  if (!map) allFollows.set(client, (map = new Map()))
+  return map
+}
+
+function readTask$(client: Client, endpoint: TaskEndpoint, id: string): Observable<TaskReply> {
+  const what = `reply to ${endpoint.resultPath}/{task_id}`
+  return json$(client, { method: 'GET', path: `${endpoint.resultPath}/${id}` }).pipe(map((json) => parsePayload(TaskReplySchemas[endpoint.kind], json, what)))
+}
+
+function pollOptions(client: Client, endpoint: TaskEndpoint, options: TaskOptions, immediate: boolean) {
   return {
     endpoint,
-    poll: { ...TASK_POLL_DEFAULTS[endpoint.kind], ...endpoint.poll, ...ctx.taskPoll, ...options.poll },
-    deadlineMs: options.deadlineMs ?? ctx.taskDeadlineMs,
+    poll: { ...DEFAULTS.taskPoll[endpoint.kind], ...endpoint.poll, ...client.taskPoll, ...options.poll },
+    deadlineMs: options.deadlineMs ?? client.taskDeadlineMs,
     immediate,
-    scheduler: ctx.client.scheduler,
-    ...(ctx.client.retry ? { retry: ctx.client.retry } : {}),
+    scheduler: client.scheduler,
+    retry: client.retry ? { ...client.retry, count: DEFAULTS.pollFailures } : { count: 0 },
   }
+}
+
+/** A task id in a reply that could not be read as a whole: a 202 of the wrong shape, or cut short mid-JSON. */
+function taskIdIn(error: unknown): string | undefined {
+  if (!isValidationError(error)) return undefined
+  const { payload } = error
+  const id = typeof payload === 'string' ? /"id"\s*:\s*"([^"]+)"/.exec(payload)?.[1] : (payload as { task_info?: { id?: unknown } } | null)?.task_info?.id
+  return v.is(TaskIdSchema, id) ? id : undefined
 }

@@ -1,11 +1,11 @@
-import { GatewayError } from './GatewayError.js'
+import { GatewayError, isNamed } from './GatewayError.js'
 
 /**
  * The connection to the gateway failed or closed early.
  *
  * `sent` is false only when the request certainly never reached the server
- * (connection refused, host not found): such a request is safe to retry even
- * when it creates something.
+ * (connection refused, host not found): such a request is safe to send again
+ * even when it creates something.
  */
 export class ConnectionError extends GatewayError {
   override name = 'ConnectionError' as const
@@ -20,3 +20,6 @@ export class ConnectionError extends GatewayError {
     this.sent = sent
   }
 }
+
+/** Whether `value` is a {@link ConnectionError}, from any copy of rxgate. */
+export const isConnectionError = isNamed<ConnectionError>('ConnectionError')

@@ -1,31 +1,40 @@
-import { GatewayError } from './GatewayError.js'
+import { GatewayError, isNamed } from './GatewayError.js'
 import { parseErrorBody } from './parseErrorBody.js'
 
 /**
  * What an HTTP status means for the caller, so code can branch without
- * comparing numbers: `auth` (401, 403), `payment` (402), `not_found` (404),
- * `rate_limit` (429), `timeout` (408), `server` (5xx), `rejected` (any other).
+ * comparing numbers: `auth` (401), `forbidden` (403), `payment` (402),
+ * `not_found` (404), `rate_limit` (429), `timeout` (408), `server` (5xx),
+ * `rejected` (any other).
  */
-export type HttpErrorKind = 'auth' | 'payment' | 'not_found' | 'rate_limit' | 'timeout' | 'server' | 'rejected'
+export type HttpErrorKind = 'auth' | 'forbidden' | 'payment' | 'not_found' | 'rate_limit' | 'timeout' | 'server' | 'rejected'
 
 const ADVICE: Record<HttpErrorKind, string> = {
-  auth: 'Check the apiKey given to createGateway().',
-  payment: 'The account balance is too low for this call.',
-  not_found: 'Check the path and the id.',
-  rate_limit: 'The gateway asks to slow down.',
-  timeout: 'The gateway timed out waiting for the request.',
-  server: 'The gateway failed; try again later.',
-  rejected: 'The gateway rejected the request.',
+  auth: 'Check the apiKey given to the client',
+  forbidden: 'The key is valid but may not use this endpoint or model; check its permissions',
+  payment: 'The account balance is too low for this call',
+  not_found: 'Check the path and the id',
+  rate_limit: 'The gateway asks to slow down',
+  timeout: 'The gateway timed out waiting for the request',
+  server: 'The gateway failed; try again later',
+  rejected: 'The gateway rejected the request',
 }
 
+// A 429 is not always a rate limit: out of credit, a spend cap or a billing
+// problem is answered 429 too, and no retry fixes those.
+const PERMANENT_429 = /insufficient_quota|quota|billing|spend|budget|credit|balance/i
+
 /**
- * The gateway answered with a non-2xx status. `code` and `message` are read
- * from the body whatever its shape (also non-JSON or empty); `retryAfterMs`
- * is the `Retry-After` header when one was sent.
+ * The gateway answered with a non-2xx status. `code`, `type` and
+ * `gatewayMessage` are read from the body whatever its shape (also non-JSON
+ * or empty); `retryAfterMs` is the `Retry-After` header when one was sent.
+ * `permanent` says that sending the same request again cannot succeed: any
+ * status but 408, 429 and 5xx, or a 429 whose body marks a quota, spend cap or
+ * billing condition (`insufficient_quota`).
  *
  * @example
  * ```ts
- * catchError((err) => err instanceof HttpError && err.kind === 'rate_limit' ? later$ : throwError(() => err))
+ * catchError((err) => isHttpError(err) && err.kind === 'rate_limit' && !err.permanent ? later$ : throwError(() => err))
  * ```
  */
 export class HttpError extends GatewayError {
@@ -35,34 +44,37 @@ export class HttpError extends GatewayError {
   readonly code: string | number | undefined
   readonly gatewayMessage: string | undefined
   readonly retryAfterMs: number | undefined
+  readonly permanent: boolean
   readonly method: string
   readonly path: string
 
-  constructor(init: {
-    method: string
-    path: string
-    status: number
-    body: string
-    retryAfterMs?: number | undefined
-  }) {
-    const { code, message } = parseErrorBody(init.body)
+  constructor(init: { method: string; path: string; status: number; body: string; retryAfterMs?: number | undefined }) {
+    const { code, type, message } = parseErrorBody(init.body)
     const kind = httpErrorKind(init.status)
-    const said = message ? `: ${message}` : ''
-    const wait = init.retryAfterMs === undefined ? '' : ` Retry after ${Math.ceil(init.retryAfterMs / 1000)} s.`
-    super(`${init.method} ${init.path} answered ${init.status}${said}. ${ADVICE[kind]}${wait}`)
+    const quota = init.status === 429 && PERMANENT_429.test(`${code ?? ''} ${type ?? ''} ${message ?? ''}`)
+    const permanent = quota || !(init.status === 408 || init.status === 429 || init.status >= 500)
+    const said = message ? `: ${message.replace(/[.\s]+$/, '')}` : ''
+    const advice = quota ? 'The account is out of quota or credit; retrying will not help' : ADVICE[kind]
+    const wait = init.retryAfterMs === undefined || permanent ? '' : ` Retry after ${Math.ceil(init.retryAfterMs / 1000)} s.`
+    super(`${init.method} ${init.path} answered ${init.status}${said}. ${advice}.${wait}`)
     this.status = init.status
     this.kind = kind
     this.code = code
     this.gatewayMessage = message
     this.retryAfterMs = init.retryAfterMs
+    this.permanent = permanent
     this.method = init.method
     this.path = init.path
   }
 }
 
+/** Whether `value` is an {@link HttpError}, from any copy of rxgate. */
+export const isHttpError = isNamed<HttpError>('HttpError')
+
 /** Maps a status to its {@link HttpErrorKind}. */
 export function httpErrorKind(status: number): HttpErrorKind {
-  if (status === 401 || status === 403) return 'auth'
+  if (status === 401) return 'auth'
+  if (status === 403) return 'forbidden'
   if (status === 402) return 'payment'
   if (status === 404) return 'not_found'
   if (status === 408) return 'timeout'

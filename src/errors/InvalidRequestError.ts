@@ -1,4 +1,5 @@
-import { GatewayError } from './GatewayError.js'
+import { GatewayError, isNamed } from './GatewayError.js'
+import { listIssues } from './issues.js'
 
 /** One broken rule: the field's dotted path and what the rule demands. */
 export interface RequestIssue {
@@ -12,8 +13,8 @@ export interface RequestIssue {
  *
  * @example
  * ```ts
- * gateway.responses$({ model: 'm', temperature: 3 }).subscribe({ error: (e) => console.log(e.message) })
- * // Output: Invalid request: temperature: must be at most 2 (got 3). Nothing was sent.
+ * responses$(client, { model: 'm', temperature: 3 }).subscribe({ error: (e) => console.log(e.message) })
+ * // Output: Invalid request: temperature: must be from 0 to 2 (got 3). Nothing was sent.
  * ```
  */
 export class InvalidRequestError extends GatewayError {
@@ -21,8 +22,10 @@ export class InvalidRequestError extends GatewayError {
   readonly issues: readonly RequestIssue[]
 
   constructor(issues: readonly RequestIssue[], what = 'request') {
-    const list = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')
-    super(`Invalid ${what}: ${list}. Nothing was sent.`)
+    super(`Invalid ${what}: ${listIssues(issues)}. Nothing was sent.`)
     this.issues = issues
   }
 }
+
+/** Whether `value` is an {@link InvalidRequestError}, from any copy of rxgate. */
+export const isInvalidRequestError = isNamed<InvalidRequestError>('InvalidRequestError')

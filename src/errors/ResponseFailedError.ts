@@ -1,4 +1,4 @@
-import { GatewayError } from './GatewayError.js'
+import { GatewayError, isNamed } from './GatewayError.js'
 
 /**
  * The gateway reported that generating a response failed: a Response with
@@ -6,15 +6,15 @@ import { GatewayError } from './GatewayError.js'
  * `code` and `message` are the gateway's own; `response` is the failed
  * Response when there was one.
  */
-export class ResponseFailedError extends GatewayError {
+export class ResponseFailedError<R = unknown> extends GatewayError {
   override name = 'ResponseFailedError' as const
   readonly responseId: string | undefined
   readonly code: string | number | undefined
-  readonly response: unknown
+  readonly response: R | undefined
 
   constructor(
     detail: { responseId?: string | undefined; code?: string | number | null | undefined; message?: string | null | undefined },
-    response?: unknown,
+    response?: R,
   ) {
     const where = detail.responseId ? `Response ${detail.responseId}` : 'The response'
     const code = detail.code == null ? '' : ` [${detail.code}]`
@@ -24,3 +24,6 @@ export class ResponseFailedError extends GatewayError {
     this.response = response
   }
 }
+
+/** Whether `value` is a {@link ResponseFailedError}, from any copy of rxgate. */
+export const isResponseFailedError = isNamed<ResponseFailedError>('ResponseFailedError')

@@ -1,4 +1,5 @@
-import { GatewayError } from './GatewayError.js'
+import type { TaskEndpoint } from '../contract/endpoint.js'
+import { GatewayError, isNamed } from './GatewayError.js'
 
 /**
  * A media task ended with status `failed`. `code`, `title` and `detail` are
@@ -7,16 +8,20 @@ import { GatewayError } from './GatewayError.js'
  */
 export class TaskFailedError extends GatewayError {
   override name = 'TaskFailedError' as const
-  readonly taskId: string
+  declare taskId: string
   readonly code: number
   readonly title: string
   readonly detail: string
 
-  constructor(taskId: string, error: { code: number; title: string; detail: string }) {
+  constructor(taskId: string, error: { code: number; title: string; detail: string }, endpoint?: TaskEndpoint) {
     super(`Task ${taskId} failed [${error.code} ${error.title}]: ${error.detail}`)
     this.taskId = taskId
+    if (endpoint) this.endpoint = endpoint
     this.code = error.code
     this.title = error.title
     this.detail = error.detail
   }
 }
+
+/** Whether `value` is a {@link TaskFailedError}, from any copy of rxgate. */
+export const isTaskFailedError = isNamed<TaskFailedError>('TaskFailedError')

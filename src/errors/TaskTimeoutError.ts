@@ -1,23 +1,25 @@
-import type { TaskEndpoint } from '../endpoints.js'
-import { GatewayError } from './GatewayError.js'
+import type { TaskEndpoint } from '../contract/endpoint.js'
+import { GatewayError, isNamed } from './GatewayError.js'
 
 /**
  * A task did not finish within its deadline. The task itself goes on at the
  * gateway (and is paid for): `taskId` and `endpoint` let the caller follow it
- * again with `gateway.task$(error.endpoint, error.taskId)`.
+ * again with `task$(client, error.endpoint, error.taskId)`. `cause` is the
+ * last read's failure when the deadline came while reads were failing.
  */
 export class TaskTimeoutError extends GatewayError {
   override name = 'TaskTimeoutError' as const
-  readonly taskId: string
-  readonly endpoint: TaskEndpoint
+  declare taskId: string
+  declare endpoint: TaskEndpoint
   readonly deadlineMs: number
   readonly lastStatus: string | undefined
 
-  constructor(taskId: string, endpoint: TaskEndpoint, deadlineMs: number, lastStatus: string | undefined) {
+  constructor(taskId: string, endpoint: TaskEndpoint, deadlineMs: number, lastStatus: string | undefined, cause?: unknown) {
     super(
       `Task ${taskId} (${endpoint.name}) did not finish within ${Math.round(deadlineMs / 1000)} s` +
         `${lastStatus ? `; last status: ${lastStatus}` : ''}. It may still finish on the gateway: ` +
-        `follow it with gateway.task$(endpoint, '${taskId}').`,
+        `follow it with task$(client, endpoint, '${taskId}').`,
+      cause === undefined ? undefined : { cause },
     )
     this.taskId = taskId
     this.endpoint = endpoint
@@ -25,3 +27,6 @@ export class TaskTimeoutError extends GatewayError {
     this.lastStatus = lastStatus
   }
 }
+
+/** Whether `value` is a {@link TaskTimeoutError}, from any copy of rxgate. */
+export const isTaskTimeoutError = isNamed<TaskTimeoutError>('TaskTimeoutError')

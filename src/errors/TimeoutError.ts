@@ -1,22 +1,30 @@
-import { GatewayError } from './GatewayError.js'
+import { GatewayError, isNamed } from './GatewayError.js'
 
 /**
- * The gateway went silent for longer than `timeoutMs`: no reply, or no next
- * chunk of a streamed reply. The request was aborted.
+ * A call took too long, and its request was aborted. `reason` says which
+ * limit: `silence` (no reply, or no complete stream event, within
+ * `timeoutMs`; pings and partial bytes do not count) or `deadline` (the
+ * call's overall `deadlineMs` passed).
  */
 export class TimeoutError extends GatewayError {
   override name = 'TimeoutError' as const
   readonly method: string
   readonly path: string
   readonly timeoutMs: number
+  readonly reason: 'silence' | 'deadline'
 
-  constructor(method: string, path: string, timeoutMs: number) {
+  constructor(method: string, path: string, timeoutMs: number, reason: 'silence' | 'deadline' = 'silence') {
     super(
-      `${method} ${path}: no answer within ${timeoutMs} ms; the request was aborted. ` +
-        'Raise timeoutMs in createGateway() if the gateway is slow.',
+      reason === 'silence'
+        ? `${method} ${path}: nothing complete arrived within ${timeoutMs} ms; the request was aborted. Raise timeoutMs if the gateway is slow.`
+        : `${method} ${path}: not finished within its deadline of ${timeoutMs} ms; the request was aborted. Raise deadlineMs to allow longer.`,
     )
     this.method = method
     this.path = path
     this.timeoutMs = timeoutMs
+    this.reason = reason
   }
 }
+
+/** Whether `value` is a {@link TimeoutError}, from any copy of rxgate. */
+export const isTimeoutError = isNamed<TimeoutError>('TimeoutError')

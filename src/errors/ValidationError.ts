@@ -1,5 +1,6 @@
-import { GatewayError } from './GatewayError.js'
+import { GatewayError, isNamed } from './GatewayError.js'
 import type { RequestIssue } from './InvalidRequestError.js'
+import { listIssues } from './issues.js'
 
 /**
  * A payload from the gateway does not have the shape the interface promises.
@@ -12,9 +13,11 @@ export class ValidationError extends GatewayError {
   readonly payload: unknown
 
   constructor(what: string, issues: readonly RequestIssue[], payload: unknown) {
-    const list = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')
-    super(`Unexpected ${what} from the gateway: ${list}.`)
+    super(`Unexpected ${what} from the gateway: ${listIssues(issues)}.`)
     this.issues = issues
     this.payload = payload
   }
 }
+
+/** Whether `value` is a {@link ValidationError}, from any copy of rxgate. */
+export const isValidationError = isNamed<ValidationError>('ValidationError')

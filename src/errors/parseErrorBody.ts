@@ -1,17 +1,16 @@
 /** What an error reply says, read from whichever shape the gateway used. */
 export interface ErrorBodyInfo {
   readonly code?: string | number
+  readonly type?: string
   readonly message?: string
 }
-
-const MAX_MESSAGE = 500
 
 /**
  * Reads the code and message of a rejected request's body. The body shape is
  * not documented, so every shape seen in the wild is tried in the order
  * clients read them: `detail`, `error` (string), `message`, `error.message`,
  * then `task_info.error.detail`/`title`. Text that is not JSON becomes the
- * message as it is (shortened); an empty body gives neither field.
+ * message as it is; an empty body gives neither field. Never throws.
  */
 export function parseErrorBody(text: string): ErrorBodyInfo {
   const trimmed = text.trim()
@@ -20,40 +19,44 @@ export function parseErrorBody(text: string): ErrorBodyInfo {
   try {
     json = JSON.parse(trimmed)
   } catch {
-    return { message: shorten(trimmed) }
+    return { message: trimmed }
   }
-  if (!isRecord(json)) return typeof json === 'string' ? { message: shorten(json) } : {}
+  if (!isRecord(json)) return typeof json === 'string' ? { message: json } : {}
   const error = isRecord(json.error) ? json.error : undefined
   const taskError = isRecord(json.task_info) && isRecord(json.task_info.error) ? json.task_info.error : undefined
   const message =
-    text_(json.detail) ??
-    text_(json.error) ??
-    text_(json.message) ??
-    text_(error?.message) ??
-    text_(taskError?.detail) ??
-    text_(taskError?.title)
-  const code = code_(error?.code) ?? code_(json.code) ?? code_(taskError?.code) ?? code_(error?.type)
+    textOf(json.detail) ??
+    textOf(json.error) ??
+    textOf(json.message) ??
+    textOf(error?.message) ??
+    textOf(taskError?.detail) ??
+    textOf(taskError?.title)
+  const code = codeOf(error?.code) ?? codeOf(json.code) ?? codeOf(taskError?.code) ?? codeOf(error?.type)
+  const type = typeof error?.type === 'string' ? error.type : typeof json.type === 'string' ? json.type : undefined
   return {
     ...(code === undefined ? {} : { code }),
-    ...(message === undefined ? {} : { message: shorten(message) }),
+    ...(type === undefined ? {} : { type }),
+    ...(message === undefined ? {} : { message }),
   }
 }
 
-function text_(value: unknown): string | undefined {
+function textOf(value: unknown): string | undefined {
   if (typeof value === 'string') return value.trim() || undefined
   // FastAPI-style validation details arrive as a list of objects.
-  if (Array.isArray(value) && value.length > 0) return JSON.stringify(value)
+  if (Array.isArray(value) && value.length > 0) {
+    try {
+      return JSON.stringify(value)
+    } catch {
+      return undefined // nested too deep to print: the status still reports the error
+    }
+  }
   return undefined
 }
 
-function code_(value: unknown): string | number | undefined {
+function codeOf(value: unknown): string | number | undefined {
   return typeof value === 'string' || typeof value === 'number' ? value : undefined
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-function shorten(text: string): string {
-  return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}…` : text
 }

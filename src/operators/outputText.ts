@@ -39,11 +39,12 @@ export function outputText(): OperatorFunction<ResponseStreamEvent | Response, s
 }
 
 /**
- * The concatenated text of a Response: its `output_text` when present,
- * otherwise the `output_text` parts of its message items joined.
+ * The concatenated text of a Response: its `output_text` when it holds
+ * text, otherwise the `output_text` parts of its message items joined (some
+ * compatible servers send `"output_text": ""` beside real message text).
  */
 export function responseText(response: Response): string {
-  if (typeof response.output_text === 'string') return response.output_text
+  if (response.output_text) return response.output_text
   let text = ''
   for (const item of response.output ?? []) {
     if (item.type !== 'message' || !Array.isArray(item.content)) continue

@@ -1,27 +1,54 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
-import { Observable, type OperatorFunction } from 'rxjs'
 
 export type { EventSourceMessage as SseMessage }
 
+/** Reads the bytes of a server-sent-events body. */
+export interface SseReader {
+  /** Feeds the next chunk; messages it completes are delivered at once. */
+  feed(chunk: Uint8Array): void
+  /** Ends the body: a last message the server did not close with a blank line is delivered with `atEnd` set. */
+  end(): void
+}
+
 /**
- * Turns text chunks of a server-sent-events body into messages. Chunks may
- * split a line anywhere, `\r\n` included; comment lines (`: ping`) are
- * skipped and multi-line `data` is joined, as the SSE format defines. A last
- * event that the server did not end with a blank line is still delivered.
+ * Turns the byte chunks of an SSE body into messages, as the format defines
+ * them: chunks may split a line, a `\r\n` or a multibyte character anywhere;
+ * comment lines (`: ping`) are skipped; multi-line `data` is joined.
  *
- * Unsubscribing unsubscribes from the chunks (and so aborts the request).
+ * Memory is bounded: the parser must buffer an unfinished event, so the
+ * bytes received since the last complete message are counted, and past
+ * `maxEventBytes` `onTooLarge` is called (comments count, so a flood of
+ * pings cannot hide a growing buffer). The count is exact to within one chunk.
+ *
+ * A message completed only by the end of the body is flagged `atEnd`: it may
+ * be a last event the server did not close with a blank line, or an event
+ * cut short by a connection that closed cleanly. The caller tells them apart.
  */
-export function parseSse(): OperatorFunction<string, EventSourceMessage> {
-  return (chunks) =>
-    new Observable((subscriber) => {
-      const parser = createParser({ onEvent: (message) => subscriber.next(message) })
-      return chunks.subscribe({
-        next: (chunk) => parser.feed(chunk),
-        error: (err) => subscriber.error(err),
-        complete: () => {
-          parser.feed('\n\n')
-          subscriber.complete()
-        },
-      })
-    })
+export function sseReader(
+  onMessage: (message: EventSourceMessage, atEnd: boolean) => void,
+  maxEventBytes: number,
+  onTooLarge: () => void,
+): SseReader {
+  const decoder = new TextDecoder()
+  let pending = 0
+  let completed = false
+  let atEnd = false
+  const parser = createParser({
+    onEvent: (message) => {
+      completed = true
+      onMessage(message, atEnd)
+    },
+  })
+  return {
+    feed(chunk) {
+      completed = false
+      parser.feed(decoder.decode(chunk, { stream: true }))
+      pending = completed ? chunk.byteLength : pending + chunk.byteLength
+      if (pending > maxEventBytes) onTooLarge()
+    },
+    end() {
+      atEnd = true
+      parser.feed(`${decoder.decode()}\n\n`)
+    },
+  }
 }

@@ -1,7 +1,7 @@
 import { fetchTransport } from './fetchTransport.js'
 import type { Transport } from './types.js'
 
-/** Browser: the page's own `fetch`. */
-export function defaultTransport(): Transport {
+/** Browser: the page's own `fetch` (the browser manages connections). */
+export function defaultTransport(_options: unknown): Transport {
   return fetchTransport((input, init) => globalThis.fetch(input, init))
 }

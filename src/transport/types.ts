@@ -1,3 +1,4 @@
+import type { SchedulerLike } from 'rxjs'
 import type { AbortSignalLike } from './abort.js'
 
 /** One HTTP request as the transport sees it: the URL is absolute, headers are final. */
@@ -16,12 +17,42 @@ export interface TransportResponse {
   header(name: string): string | undefined
   /** The body's bytes as they arrive; read it once, either this way or with `text()`. */
   readonly body: AsyncIterable<Uint8Array>
+  /** The whole body as text; used only when its length is known to be within the limit. */
   text(): Promise<string>
 }
 
 /**
  * Sends one request. Rejects on a network failure or abort; any HTTP status
- * resolves. The Node default is undici's pooled `request`; `createGateway({ fetch })`
+ * resolves. The Node default is undici's pooled `request`; a `fetch` option
  * wraps any `fetch`.
  */
 export type Transport = (request: TransportRequest) => Promise<TransportResponse>
+
+/** What every exchange with one gateway needs, fixed when the client is made. */
+export interface Connection {
+  /** The gateway's address without a trailing slash; paths are appended. */
+  readonly baseUrl: string
+  readonly transport: Transport
+  /** Sent on every request; holds the bearer token. */
+  readonly headers: Readonly<Record<string, string>>
+  /** The API key, kept only to mask it in errors. */
+  readonly secret: string | undefined
+  /** Longest silence: no reply, or no complete stream event. */
+  readonly timeoutMs: number
+  /** Largest JSON reply body read, in bytes. */
+  readonly maxBodyBytes: number
+  /** Largest single stream event, in bytes. */
+  readonly maxEventBytes: number
+  /** Clock of every timer. */
+  readonly scheduler: SchedulerLike
+}
+
+/** One call to the gateway. `path` starts with `/` and may carry a query. */
+export interface RequestSpec {
+  readonly method: 'GET' | 'POST'
+  readonly path: string
+  /** The JSON body, already serialised (and checked in that form). */
+  readonly body?: string
+  /** Headers of this call only, e.g. `idempotency-key`. */
+  readonly headers?: Readonly<Record<string, string>>
+}

@@ -1,12 +1,23 @@
-import { Agent, request } from 'undici'
+import { Agent, request, type Dispatcher } from 'undici'
 import type { Transport, TransportResponse } from './types.js'
+
+/** Options of the Node transport. */
+export interface UndiciTransportOptions {
+  /** Most connections open to the gateway at once; further requests wait for one. Default: no limit. */
+  readonly maxConnections?: number | undefined
+  /** An undici dispatcher (`Agent`, `Pool`, `ProxyAgent`, `MockAgent`) to send through instead. */
+  readonly dispatcher?: Dispatcher | undefined
+}
 
 /**
  * The Node transport: undici's `request` over one pooled keep-alive `Agent`
- * per gateway, several times faster than the global `fetch`. Idle pooled
- * sockets do not keep the process alive.
+ * per client, several times faster than the global `fetch`. By default the
+ * number of connections is not capped, so a long-lived stream never makes
+ * the next request wait behind it; idle pooled sockets do not keep the
+ * process alive.
  */
-export function undiciTransport(agent: Agent = new Agent({ keepAliveTimeout: 10_000, connections: 128 })): Transport {
+export function undiciTransport({ maxConnections, dispatcher }: UndiciTransportOptions = {}): Transport {
+  const agent = dispatcher ?? new Agent({ keepAliveTimeout: 10_000, ...(maxConnections ? { connections: maxConnections } : {}) })
   return async ({ method, url, headers, body, signal }): Promise<TransportResponse> => {
     // undici takes any EventTarget-like signal.
     const res = await request(url, { method, headers, body, signal: signal as AbortSignal, dispatcher: agent })

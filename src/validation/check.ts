@@ -7,22 +7,28 @@ type AnySchema = v.GenericSchema<unknown, unknown>
 
 /** Flattens valibot's issues into `{ path, message }` pairs, nested issues included. */
 export function toIssues(issues: readonly v.BaseIssue<unknown>[]): RequestIssue[] {
-  return issues.map((issue) => ({
-    path: v.getDotPath(issue) ?? '',
-    message: issue.message,
-  }))
+  return issues.map((issue) => ({ path: v.getDotPath(issue) ?? '', message: issue.message }))
 }
 
 /**
- * Checks a caller's request body; a violation throws {@link InvalidRequestError}
- * naming each field and rule. Returns the body as the caller gave it (the
- * schema only checks, so what is sent is exactly what was passed).
+ * Serialises a caller's request body and checks it in that form, so what is
+ * checked is exactly what is sent: a `toJSON` cannot smuggle another body
+ * past the rules, and holes in arrays are checked as the `null`s they become.
+ * Returns the JSON text to send. A body that cannot be serialised (a BigInt,
+ * a cycle) or breaks a rule throws {@link InvalidRequestError} naming each
+ * field and rule.
  */
-export function checkRequest<T>(schema: AnySchema, body: T, what = 'request'): T {
-  if (compileCheck(schema)?.(body)) return body
-  const result = v.safeParse(schema, body)
+export function serializeRequest(schema: AnySchema, body: unknown, what = 'request'): string {
+  let text: string | undefined
+  try {
+    text = JSON.stringify(body)
+  } catch (err) {
+    throw new InvalidRequestError([{ path: '', message: `cannot be sent as JSON (${err instanceof Error ? err.message : String(err)})` }], what)
+  }
+  const sent: unknown = text === undefined ? undefined : JSON.parse(text)
+  const result = v.safeParse(schema, sent)
   if (!result.success) throw new InvalidRequestError(toIssues(result.issues), what)
-  return body
+  return text!
 }
 
 /**
@@ -31,7 +37,13 @@ export function checkRequest<T>(schema: AnySchema, body: T, what = 'request'): T
 export function parsePayload<S extends AnySchema>(schema: S, payload: unknown, what: string): v.InferOutput<S> {
   // Where the schema would return an equal copy, the payload itself is returned.
   if (compileCheck(schema)?.(payload)) return payload as v.InferOutput<S>
-  const result = v.safeParse(schema, payload)
+  let result: v.SafeParseResult<S>
+  try {
+    result = v.safeParse(schema, payload)
+  } catch {
+    // A payload nested deeper than the stack allows is malformed too.
+    throw new ValidationError(what, [{ path: '', message: 'is nested too deeply to read' }], payload)
+  }
   if (!result.success) throw new ValidationError(what, toIssues(result.issues), payload)
   return result.output
 }

@@ -72,7 +72,15 @@ function compile(node: Node): FastCheck | undefined {
       return compileObject(node.entries ?? {})
     case 'array': {
       const item = node.item && compile(node.item)
-      return item && ((value) => Array.isArray(value) && value.every(item))
+      // A loop, not \`every\`: a hole is read as \`undefined\`, as valibot reads it.
+      return (
+        item &&
+        ((value) => {
+          if (!Array.isArray(value)) return false
+          for (let i = 0; i < value.length; i++) if (!item(value[i])) return false
+          return true
+        })
+      )
     }
     case 'record':
       return compileRecord(node)

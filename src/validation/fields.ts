@@ -25,6 +25,16 @@ export function integerIn(min: number, max: number) {
 }
 
 /* @__NO_SIDE_EFFECTS__ */
+export function integerFrom(min: number) {
+  const range = `must be an integer of at least ${min}`
+  return v.pipe(
+    v.number('must be a number'),
+    v.integer((issue) => `${range} (got ${issue.input})`),
+    v.minValue(min, (issue) => `${range} (got ${issue.input})`),
+  )
+}
+
+/* @__NO_SIDE_EFFECTS__ */
 export function textUpTo(max: number) {
   return v.pipe(
     v.string('must be a string'),
@@ -39,8 +49,7 @@ export const text = v.string('must be a string')
  * Message for an object schema. Valibot reports a missing required key with
  * the enclosing object's message, so the path tells the two cases apart.
  */
-export const objectMessage = (issue: v.BaseIssue<unknown>): string =>
-  issue.path?.length ? 'is required' : 'must be an object'
+export const objectMessage = (issue: v.BaseIssue<unknown>): string => (issue.path?.length ? 'is required' : 'must be an object')
 
 /**
  * An object that is not an array. Valibot's object and record schemas take an

@@ -9,16 +9,17 @@ import { TaskIdSchema } from './task.js'
  * request reaches, so it is refused before a path is built.
  */
 export function checkIdSegment(id: unknown, field: string): string {
-  if (typeof id !== 'string' || !/^[\w.:-]{1,256}$/.test(id) || id === '.' || id === '..') {
+  if (typeof id !== 'string' || !ID_SEGMENT.test(id) || id === '.' || id === '..') {
     throw new InvalidRequestError([{ path: field, message: `must be an id of letters, digits, "_", "-", "." or ":" (got ${JSON.stringify(id)})` }])
   }
   return id
 }
 
+/** The shape of an id that may become a path segment. */
+export const ID_SEGMENT = /^[\w.:-]{1,256}$/
+
 /** Checks a task id, a UUID, before it becomes a path segment. */
 export function checkTaskId(id: unknown): string {
-  if (!v.is(TaskIdSchema, id)) {
-    throw new InvalidRequestError([{ path: 'taskId', message: `must be a UUID (got ${JSON.stringify(id)})` }])
-  }
+  if (!v.is(TaskIdSchema, id)) throw new InvalidRequestError([{ path: 'taskId', message: `must be a UUID (got ${JSON.stringify(id)})` }])
   return id
 }

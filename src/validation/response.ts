@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { RESPONSE_STATUSES, RUNNING_RESPONSE_STATUSES } from '../contract/status.js'
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0))
 const optionalCount = v.nullish(count)
@@ -50,7 +51,7 @@ export const OutputItemSchema = v.variant('type', [
 ])
 
 /** Every response status seen in real traffic; the interface lists four of them. */
-export const ResponseStatusSchema = v.picklist(['completed', 'incomplete', 'in_progress', 'failed', 'queued', 'cancelled'])
+export const ResponseStatusSchema = v.picklist(RESPONSE_STATUSES)
 
 /** Error details of a failed response. */
 export const ResponseErrorSchema = v.looseObject({
@@ -61,7 +62,7 @@ export const ResponseErrorSchema = v.looseObject({
 /** The Response object returned by response creation and retrieval. */
 export const ResponseSchema = v.looseObject({
   // The id goes into retrieval paths, so it must be a plain path segment.
-  id: v.pipe(v.string(), v.regex(/^[\w.:-]{1,256}$/, 'must be an id of letters, digits, "_", "-", "." or ":"')),
+  id: v.pipe(v.string(), v.regex(/^[\w.:-]{1,256}$/, 'must be an id of letters, digits, "_", "-", "." or ":"'), v.check((id) => id !== '.' && id !== '..', 'must not be "." or ".."')),
   object: v.literal('response'),
   created_at: v.number(),
   model: v.string(),
@@ -80,5 +81,5 @@ export type Response = v.InferOutput<typeof ResponseSchema>
 
 /** Statuses after which a response does not change any more. */
 export function isTerminalStatus(status: ResponseStatus): boolean {
-  return status !== 'queued' && status !== 'in_progress'
+  return !RUNNING_RESPONSE_STATUSES.includes(status)
 }

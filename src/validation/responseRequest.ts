@@ -1,11 +1,33 @@
 import * as v from 'valibot'
-import { bool, integerIn, numberIn, objectMessage, plainObject, text, textUpTo } from './fields.js'
+import { RESPONSE_REQUEST as R } from '../contract/limits.js'
+import { bool, integerFrom, integerIn, numberIn, objectMessage, plainObject, text } from './fields.js'
 
 const anyObject = plainObject(v.looseObject({}))
 
+/**
+ * `metadata`: at most 16 pairs of string keys and values, checked key by key.
+ * Written out rather than with `v.record`, which skips the keys `__proto__`,
+ * `constructor` and `prototype`: those are sent like any other, so they are
+ * checked like any other.
+ */
 const metadata = v.pipe(
-  plainObject(v.record(textUpTo(64), textUpTo(512)), 'must be an object of string values'),
-  v.check((m) => Object.keys(m).length <= 16, (issue) => `must hold at most 16 pairs (got ${Object.keys(issue.input).length})`),
+  v.custom<Record<string, string>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'must be an object of string values'),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return
+    const keys = Object.keys(dataset.value)
+    if (keys.length > R.metadataMaxPairs) addIssue({ message: `must hold at most ${R.metadataMaxPairs} pairs (got ${keys.length})` })
+    for (const key of keys) {
+      const value: unknown = dataset.value[key]
+      const path = [{ type: 'object', origin: 'value', input: dataset.value, key, value }] as const
+      if (key.length > R.metadataKeyMaxChars) {
+        addIssue({ message: `keys must be at most ${R.metadataKeyMaxChars} characters (got ${key.length})`, path: [...path] as never })
+      }
+      if (typeof value !== 'string') addIssue({ message: 'must be a string', path: [...path] as never })
+      else if (value.length > R.metadataValueMaxChars) {
+        addIssue({ message: `must be at most ${R.metadataValueMaxChars} characters (got ${value.length})`, path: [...path] as never })
+      }
+    }
+  }),
 )
 
 /**
@@ -20,22 +42,20 @@ export const ResponseRequestSchema = v.looseObject(
     instructions: v.nullish(text),
     previous_response_id: v.nullish(text),
     prompt: v.optional(anyObject),
-    max_output_tokens: v.nullish(integerIn(1, Number.MAX_SAFE_INTEGER)),
-    max_tool_calls: v.nullish(integerIn(0, Number.MAX_SAFE_INTEGER)),
-    temperature: v.nullish(numberIn(0, 2)),
-    top_p: v.nullish(numberIn(0, 1)),
-    top_logprobs: v.nullish(integerIn(0, 20)),
+    max_output_tokens: v.nullish(integerFrom(R.maxOutputTokensMin)),
+    max_tool_calls: v.nullish(integerFrom(0)),
+    temperature: v.nullish(numberIn(R.temperatureMin, R.temperatureMax)),
+    top_p: v.nullish(numberIn(R.topPMin, R.topPMax)),
+    top_logprobs: v.nullish(integerIn(R.topLogprobsMin, R.topLogprobsMax)),
     parallel_tool_calls: v.nullish(bool),
     stream: v.nullish(bool),
     background: v.nullish(bool),
     store: v.nullish(bool),
     text: v.optional(anyObject),
     tools: v.nullish(v.array(anyObject, 'must be an array of tool objects')),
-    tool_choice: v.optional(
-      v.union([v.picklist(['none', 'auto', 'required']), anyObject], 'must be "none", "auto", "required" or a tool object'),
-    ),
+    tool_choice: v.optional(v.union([v.picklist(R.toolChoice), anyObject], `must be ${R.toolChoice.map((c) => `"${c}"`).join(', ')} or a tool object`)),
     reasoning: v.optional(anyObject),
-    truncation: v.nullish(v.picklist(['auto', 'disabled'], 'must be "auto" or "disabled"')),
+    truncation: v.nullish(v.picklist(R.truncation, `must be ${R.truncation.map((c) => `"${c}"`).join(' or ')}`)),
     metadata: v.nullish(metadata),
     user: v.nullish(text),
     include: v.nullish(v.array(text, 'must be an array of strings')),

@@ -1,19 +1,9 @@
 import * as v from 'valibot'
+import { TEXT_TO_VIDEO as T } from '../contract/limits.js'
 import { bool, integerIn, objectMessage, text, textUpTo } from './fields.js'
 
 /** The ten output sizes of the interface (720P and 1080P tiers), `width*height`. */
-export const VIDEO_SIZES = [
-  '1280*720',
-  '720*1280',
-  '960*960',
-  '1088*832',
-  '832*1088',
-  '1920*1080',
-  '1080*1920',
-  '1440*1440',
-  '1632*1248',
-  '1248*1632',
-] as const
+export const VIDEO_SIZES = T.sizes
 
 const absoluteUri = v.pipe(
   text,
@@ -21,14 +11,14 @@ const absoluteUri = v.pipe(
 )
 
 const entries = {
-  prompt: v.pipe(text, v.nonEmpty('must not be empty'), v.maxLength(2000, (issue) => `must be at most 2000 characters (got ${issue.input.length})`)),
-  negative_prompt: v.optional(textUpTo(500)),
+  prompt: v.pipe(text, v.nonEmpty('must not be empty'), v.maxLength(T.promptMaxChars, (issue) => `must be at most ${T.promptMaxChars} characters (got ${issue.input.length})`)),
+  negative_prompt: v.optional(textUpTo(T.negativePromptMaxChars)),
   audio: v.nullish(bool),
   audio_url: v.nullish(absoluteUri),
-  size: v.optional(v.picklist(VIDEO_SIZES, `must be one of ${VIDEO_SIZES.join(', ')}`)),
-  duration: v.optional(v.picklist([5, 10], 'must be 5 or 10')),
+  size: v.optional(v.picklist(T.sizes, `must be one of ${T.sizes.join(', ')}`)),
+  duration: v.optional(v.picklist(T.durations, `must be ${T.durations.join(' or ')}`)),
   prompt_extend: v.optional(bool),
-  seed: v.optional(integerIn(0, 2147483647)),
+  seed: v.optional(integerIn(T.seedMin, T.seedMax)),
 }
 
 /** The text-to-video creation body, every constraint of the interface; unknown fields are refused. */

@@ -1,0 +1,135 @@
+import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs'
+import { asGatewayError } from './errors/GatewayError.js'
+import { InvalidRequestError, type RequestIssue } from './errors/InvalidRequestError.js'
+import { redactError } from './errors/redact.js'
+import { DEFAULTS, type PollDelayOptions, type RetryOptions } from './policy/defaults.js'
+import type { RetryPolicy } from './policy/rules.js'
+import { MAX_TIMER_MS } from './policy/delays.js'
+import { defaultTransport } from './transport/defaultTransport.js'
+import { fetchTransport } from './transport/fetchTransport.js'
+import type { Connection, Transport } from './transport/types.js'
+
+/** Options of {@link createClient} (and `createGateway`). */
+export interface ClientOptions {
+  /** The gateway's address, e.g. `https://gateway.example.com` (paths are appended). Required. */
+  readonly baseUrl: string
+  /** Sent as `Authorization: Bearer <apiKey>` on every call. Required for a gateway at an absolute URL. */
+  readonly apiKey?: string
+  /** A `fetch` to send requests with. Default: undici in Node, the page's `fetch` in a browser. */
+  readonly fetch?: typeof globalThis.fetch
+  /** Node: most connections open to the gateway at once (further requests wait for one). Default: no limit. */
+  readonly maxConnections?: number
+  /** Longest silence: no whole JSON reply, or no complete stream event (pings do not count). Default 600,000 ms. */
+  readonly timeoutMs?: number
+  /** Largest JSON reply body, in bytes; past it the request is aborted. Default 32 MiB. */
+  readonly maxBodyBytes?: number
+  /** Largest single stream event, in bytes; past it the request is aborted. Default 16 MiB. */
+  readonly maxEventBytes?: number
+  /** Retry policy for failed calls, or `false` for none. See the README for the defaults. */
+  readonly retry?: RetryOptions | false
+  /**
+   * The gateway honours `Idempotency-Key`: a creation whose outcome is unknown
+   * (the connection broke after sending, a 5xx, an unreadable reply) is sent
+   * again with the same key instead of ending in `TaskCreationUnknownError`.
+   * Default false.
+   */
+  readonly idempotentCreate?: boolean
+  /** Extra headers for every call (they cannot replace `Authorization`). */
+  readonly headers?: Readonly<Record<string, string>>
+  /** Path of response creation; retrieval is at `{responsesPath}/{id}`. Default `/vendors/vendor-a/v1/responses`. */
+  readonly responsesPath?: string
+  /** Polling of background responses. Default: first after 1 s, ×1.5 per poll, at most 10 s apart, 10% jitter. */
+  readonly responsePoll?: PollDelayOptions
+  /** Reconnections of a dropped background stream in a row without a new event. Default 3. */
+  readonly resumeAttempts?: number
+  /** Task polling for every task of this client, over each kind's defaults (see the README). */
+  readonly taskPoll?: PollDelayOptions
+  /** Deadline of following a task, after which `TaskTimeoutError` is raised. Default 900,000 ms (15 minutes). */
+  readonly taskDeadlineMs?: number
+  /** Scheduler of every timer (timeouts, retries, polls); inject a virtual one in tests. */
+  readonly scheduler?: SchedulerLike
+}
+
+/**
+ * A client for one gateway: plain data (its settings and its transport),
+ * passed to the standalone functions (`responses$(client, …)`,
+ * `textToVideo$(client, …)`, …). The key is held but not enumerable, so
+ * logging a client does not print it.
+ */
+export interface Client extends Connection, RetryPolicy {
+  readonly responsesPath: string
+  readonly responsePoll: Required<PollDelayOptions>
+  readonly resumeAttempts: number
+  readonly taskPoll: PollDelayOptions
+  readonly taskDeadlineMs: number
+}
+
+/**
+ * Creates a client for the gateway at `baseUrl`. Throws {@link InvalidRequestError}
+ * at once when an option is missing or malformed.
+ *
+ * @example
+ * ```ts
+ * import { createClient, responses$, outputText } from 'rxgate'
+ *
+ * const client = createClient({ baseUrl: process.env.GATEWAY_BASE_URL!, apiKey: process.env.GATEWAY_API_KEY! })
+ * responses$(client, { model: 'gpt-4.1-mini', input: 'Write a haiku' }).pipe(outputText()).subscribe(console.log)
+ * ```
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function createClient(options: ClientOptions): Client {
+  const issues: RequestIssue[] = []
+  const { baseUrl, apiKey } = options ?? ({} as ClientOptions)
+  if (typeof baseUrl !== 'string' || !baseUrl) issues.push({ path: 'baseUrl', message: 'is required' })
+  else if (!/^https?:\/\/[^/]/.test(baseUrl)) issues.push({ path: 'baseUrl', message: 'must be an http:// or https:// URL' })
+  if (typeof apiKey !== 'string' || !apiKey.trim()) issues.push({ path: 'apiKey', message: 'is required (the gateway token)' })
+  const positive = (name: keyof ClientOptions, fallback: number, max = MAX_TIMER_MS): number => {
+    const value = (options?.[name] as number | undefined) ?? fallback
+    if (!(Number.isInteger(value) && value > 0 && value <= max)) issues.push({ path: name, message: `must be an integer from 1 to ${max} (got ${value})` })
+    return value
+  }
+  const timeoutMs = positive('timeoutMs', DEFAULTS.timeoutMs)
+  const maxBodyBytes = positive('maxBodyBytes', DEFAULTS.maxBodyBytes, Number.MAX_SAFE_INTEGER)
+  const maxEventBytes = positive('maxEventBytes', DEFAULTS.maxEventBytes, Number.MAX_SAFE_INTEGER)
+  const taskDeadlineMs = positive('taskDeadlineMs', DEFAULTS.taskDeadlineMs)
+  if (options?.maxConnections !== undefined) positive('maxConnections', 1, 1_000_000)
+  if (issues.length > 0) throw new InvalidRequestError(issues, 'client options')
+
+  const secret = apiKey!.trim()
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value
+  headers.authorization = `Bearer ${secret}`
+  const retry: Client['retry'] = options.retry === false ? false : { ...DEFAULTS.retry, ...options.retry }
+  const client = {
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    transport: options.transport ?? (options.fetch ? fetchTransport(options.fetch) : defaultTransport({ maxConnections: options.maxConnections })),
+    timeoutMs,
+    maxBodyBytes,
+    maxEventBytes,
+    scheduler: options.scheduler ?? asyncScheduler,
+    retry,
+    idempotentCreate: options.idempotentCreate === true,
+    responsesPath: options.responsesPath ?? DEFAULTS.responsesPath,
+    responsePoll: { ...DEFAULTS.responsePoll, ...options.responsePoll },
+    resumeAttempts: options.resumeAttempts ?? DEFAULTS.resumeAttempts,
+    taskPoll: options.taskPoll ?? {},
+    taskDeadlineMs,
+  }
+  // Held, but out of `console.log(client)` and `JSON.stringify(client)`.
+  Object.defineProperties(client, { headers: { value: headers }, secret: { value: secret } })
+  return client as typeof client & Pick<Client, 'headers' | 'secret'>
+}
+
+/**
+ * The boundary every public Observable leaves through: any error becomes an
+ * rxgate error (see `asGatewayError`) and is masked of the key, whatever made it.
+ */
+export function guard$<T>(client: Client, source: Observable<T>): Observable<T> {
+  return new Observable<T>((subscriber) =>
+    source.subscribe({
+      next: (value) => subscriber.next(value),
+      error: (error: unknown) => subscriber.error(redactError(asGatewayError(error), client.secret)),
+      complete: () => subscriber.complete(),
+    }),
+  )
+}

@@ -1,0 +1,29 @@
+import { GatewayError, isNamed } from './GatewayError.js'
+
+/** Which size limit a reply broke: one stream event, or one JSON body. */
+export type SizeLimit = 'maxEventBytes' | 'maxBodyBytes'
+
+/**
+ * A reply was larger than the client accepts: one stream event over
+ * `maxEventBytes`, or one JSON body over `maxBodyBytes`. The request was
+ * aborted as soon as the limit was passed, so memory stays bounded.
+ */
+export class PayloadTooLargeError extends GatewayError {
+  override name = 'PayloadTooLargeError' as const
+  readonly limit: SizeLimit
+  readonly limitBytes: number
+  readonly method: string
+  readonly path: string
+
+  constructor(method: string, path: string, limit: SizeLimit, limitBytes: number) {
+    const what = limit === 'maxEventBytes' ? 'a stream event' : 'the reply body'
+    super(`${method} ${path}: ${what} is larger than ${limitBytes} bytes; the request was aborted. Raise ${limit} in the client options if such replies are expected.`)
+    this.limit = limit
+    this.limitBytes = limitBytes
+    this.method = method
+    this.path = path
+  }
+}
+
+/** Whether `value` is a {@link PayloadTooLargeError}, from any copy of rxgate. */
+export const isPayloadTooLargeError = isNamed<PayloadTooLargeError>('PayloadTooLargeError')

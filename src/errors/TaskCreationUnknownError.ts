@@ -1,0 +1,36 @@
+import type { TaskEndpoint } from '../contract/endpoint.js'
+import { GatewayError, isNamed } from './GatewayError.js'
+
+/**
+ * A task creation whose outcome is unknown: the request may have reached the
+ * gateway (the connection broke or timed out after it was sent, the gateway
+ * failed with a 5xx, or a 2xx reply could not be read), so the task may exist
+ * and be paid for. `taskId` is set when any reply held a readable one;
+ * `idempotencyKey` is the `Idempotency-Key` the creation was sent with;
+ * `cause` is the failure.
+ *
+ * To recover without paying twice: with a `taskId`, follow it with
+ * `task$(client, error.endpoint, error.taskId)`. Otherwise create again with
+ * `{ idempotencyKey: error.idempotencyKey }` only on a gateway that honours
+ * `Idempotency-Key` (then you get the same task), or look for the task in the
+ * gateway's records before creating another.
+ */
+export class TaskCreationUnknownError extends GatewayError {
+  override name = 'TaskCreationUnknownError' as const
+  declare endpoint: TaskEndpoint
+  readonly idempotencyKey: string
+
+  constructor(init: { endpoint: TaskEndpoint; idempotencyKey: string; taskId?: string | undefined; cause: unknown }) {
+    const what = init.cause instanceof Error ? init.cause.message.replace(/\.$/, '') : String(init.cause)
+    const recover = init.taskId
+      ? `Task ${init.taskId} was reported: follow it with task$(client, endpoint, '${init.taskId}') instead of creating it again.`
+      : `Do not create it again blindly: on a gateway that honours Idempotency-Key, create again with { idempotencyKey: '${init.idempotencyKey}' } to get the same task; otherwise check the gateway for the task first.`
+    super(`Creating a task at ${init.endpoint.name} may have succeeded (${what}): the task may exist and be paid for. ${recover}`, { cause: init.cause })
+    this.endpoint = init.endpoint
+    this.idempotencyKey = init.idempotencyKey
+    if (init.taskId) this.taskId = init.taskId
+  }
+}
+
+/** Whether `value` is a {@link TaskCreationUnknownError}, from any copy of rxgate. */
+export const isTaskCreationUnknownError = isNamed<TaskCreationUnknownError>('TaskCreationUnknownError')

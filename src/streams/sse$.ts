@@ -1,0 +1,136 @@
+import { Observable, type SchedulerAction } from 'rxjs'
+import { ConnectionError } from '../errors/ConnectionError.js'
+import { PayloadTooLargeError } from '../errors/PayloadTooLargeError.js'
+import { TimeoutError } from '../errors/TimeoutError.js'
+import { ValidationError } from '../errors/ValidationError.js'
+import { AbortSwitch } from '../transport/abort.js'
+import { connectionError, open, pathOnly } from '../transport/exchange.js'
+import type { Connection, RequestSpec } from '../transport/types.js'
+import { sseReader, type SseMessage } from './parseSse.js'
+
+/** What {@link sse$} needs to know of the events it reads. */
+export interface SseOptions<T> {
+  /** Validates one parsed payload (throws a `ValidationError` to refuse it). */
+  readonly decode: (json: unknown) => T
+  /** Whether an event is the last of the stream. */
+  readonly isLast: (event: T) => boolean
+}
+
+/** After the last event, the rest of the body (a `[DONE]`, the close) is read for at most this long, or this many bytes. */
+const DRAIN_MS = 2_000
+const DRAIN_BYTES = 64 * 1024
+
+/**
+ * One request whose reply is a stream of server-sent events: emits each
+ * event's `data`, parsed as JSON and passed through `decode`, in order. A
+ * payload without a `type` takes the SSE `event` name; `[DONE]` is skipped.
+ *
+ * - After the last event (`isLast`) it completes, and the rest of the body
+ *   is still read (briefly) rather than aborted, so the connection is reused
+ *   and a browser does not show a finished stream as cancelled.
+ * - `timeoutMs` bounds the time without a complete event: comments, pings and
+ *   partial bytes do not count as progress. Past it: {@link TimeoutError}.
+ * - One event over `maxEventBytes`: {@link PayloadTooLargeError}, request aborted.
+ * - A body that ends before the last event, or in the middle of one:
+ *   {@link ConnectionError} (a cut stream never passes for a finished one).
+ * - Data that is not JSON: {@link ValidationError} with the raw text.
+ *
+ * Unsubscribing aborts the request at any stage.
+ */
+export function sse$<T>(conn: Connection, spec: RequestSpec, { decode, isLast }: SseOptions<T>): Observable<T> {
+  return new Observable<T>((subscriber) => {
+    const { scheduler, timeoutMs } = conn
+    const path = pathOnly(spec.path)
+    const abort = new AbortSwitch()
+    let state: 'open' | 'draining' | 'done' = 'open'
+    let lastEventAt = scheduler.now()
+
+    const fail = (error: unknown): void => {
+      if (state !== 'open') return
+      state = 'done'
+      idle.unsubscribe()
+      abort.abort()
+      subscriber.error(error)
+    }
+    // One timer for the whole stream: it re-arms itself for the time left
+    // since the last event, instead of being reset by every event.
+    const idle = scheduler.schedule(function (this: SchedulerAction<unknown>) {
+      const quiet = scheduler.now() - lastEventAt
+      if (quiet >= timeoutMs) fail(new TimeoutError(spec.method, path, timeoutMs))
+      else this.schedule(undefined, timeoutMs - quiet)
+    }, timeoutMs)
+
+    const onMessage = (message: SseMessage, atEnd: boolean): void => {
+      if (state !== 'open' || message.data === '[DONE]') return
+      let json: unknown
+      try {
+        json = JSON.parse(message.data)
+      } catch {
+        fail(
+          atEnd
+            ? new ConnectionError(spec.method, path, 'the stream ended in the middle of an event', true)
+            : new ValidationError('stream event', [{ path: '', message: 'data is not JSON' }], message.data),
+        )
+        return
+      }
+      if (message.event && typeof json === 'object' && json !== null && !('type' in json)) json = { type: message.event, ...json }
+      let event: T
+      try {
+        event = decode(json)
+      } catch (err) {
+        fail(err)
+        return
+      }
+      lastEventAt = scheduler.now()
+      subscriber.next(event)
+      if (state === 'open' && isLast(event)) {
+        state = 'draining'
+        idle.unsubscribe()
+        subscriber.complete()
+      }
+    }
+    const reader = sseReader(onMessage, conn.maxEventBytes, () =>
+      fail(new PayloadTooLargeError(spec.method, path, 'maxEventBytes', conn.maxEventBytes)),
+    )
+
+    let grace: { unsubscribe(): void } | undefined
+    // A drain cut short (by its time or byte budget) aborts the unread rest.
+    const stopDraining = (): void => {
+      if (state !== 'draining') return
+      state = 'done'
+      grace?.unsubscribe()
+      abort.abort()
+    }
+    const read = async (): Promise<void> => {
+      const res = await open(conn, spec, 'text/event-stream', abort)
+      let drained = 0
+      try {
+        for await (const chunk of res.body) {
+          if (state === 'open') reader.feed(chunk)
+          else if (state === 'done') return
+          else if ((drained += chunk.byteLength) > DRAIN_BYTES) return stopDraining()
+        }
+      } catch (err) {
+        throw connectionError(spec, err, true)
+      }
+      if (state === 'open') reader.end()
+      if (state === 'open') fail(new ConnectionError(spec.method, path, 'the stream ended before the response finished', true))
+      if (state === 'draining') {
+        // Read to its end: nothing left to abort.
+        state = 'done'
+        grace?.unsubscribe()
+      }
+    }
+    read().catch((err: unknown) => (state === 'open' ? fail(err) : stopDraining()))
+
+    return () => {
+      idle.unsubscribe()
+      if (state === 'open') {
+        state = 'done'
+        abort.abort()
+      } else if (state === 'draining') {
+        grace = scheduler.schedule(stopDraining, DRAIN_MS)
+      }
+    }
+  })
+}

@@ -1,0 +1,106 @@
+import { ConnectionError } from '../errors/ConnectionError.js'
+import { HttpError } from '../errors/HttpError.js'
+import { PayloadTooLargeError } from '../errors/PayloadTooLargeError.js'
+import { scrubText } from '../errors/redact.js'
+import type { AbortSignalLike } from './abort.js'
+import { parseRetryAfter } from './retryAfter.js'
+import type { Connection, RequestSpec, TransportResponse } from './types.js'
+
+/** An error body is read only this far: enough for any message, never a memory risk. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024
+
+/**
+ * Sends one request and resolves with a 2xx reply whose body is still to be
+ * read. A network failure rejects with {@link ConnectionError}; a non-2xx
+ * reply with {@link HttpError}, after reading at most 64 KB of its body.
+ */
+export async function open(conn: Connection, spec: RequestSpec, accept: string, signal: AbortSignalLike): Promise<TransportResponse> {
+  const headers: Record<string, string> = { ...conn.headers, ...spec.headers, accept }
+  if (spec.body !== undefined) headers['content-type'] = 'application/json'
+  let res: TransportResponse
+  try {
+    res = await conn.transport({ method: spec.method, url: conn.baseUrl + spec.path, headers, body: spec.body, signal })
+  } catch (err) {
+    throw connectionError(spec, err, false)
+  }
+  if (res.status >= 200 && res.status <= 299) return res
+  const body = await readText(res, spec, MAX_ERROR_BODY_BYTES, 'cut').catch(() => '')
+  throw new HttpError({
+    method: spec.method,
+    path: pathOnly(spec.path),
+    status: res.status,
+    // Masked before anything can cut it: a cut key would leave a fragment.
+    body: conn.secret ? scrubText(body, conn.secret) : body,
+    retryAfterMs: retryAfterMs(res),
+  })
+}
+
+/**
+ * Reads a body as text, at most `limit` bytes: past it, `'fail'` rejects with
+ * {@link PayloadTooLargeError} and `'cut'` returns what was read. A body
+ * that says its length within the limit is read in one go (undici's fast
+ * path); any other is counted as it arrives, so an endless body never grows
+ * memory past the limit.
+ */
+export async function readText(res: TransportResponse, spec: RequestSpec, limit: number, over: 'fail' | 'cut' = 'fail'): Promise<string> {
+  try {
+    const length = Number(res.header('content-length') ?? Number.NaN)
+    if (length <= limit) return await res.text()
+    if (length > limit && over === 'fail') throw tooLarge(spec, limit)
+    const decoder = new TextDecoder()
+    let text = ''
+    let bytes = 0
+    for await (const chunk of res.body) {
+      bytes += chunk.byteLength
+      if (bytes > limit) {
+        if (over === 'fail') throw tooLarge(spec, limit)
+        return text + decoder.decode(chunk.subarray(0, chunk.byteLength - (bytes - limit)))
+      }
+      text += decoder.decode(chunk, { stream: true })
+    }
+    return text + decoder.decode()
+  } catch (err) {
+    if (err instanceof PayloadTooLargeError) throw err
+    throw connectionError(spec, err, true)
+  }
+}
+
+function tooLarge(spec: RequestSpec, limit: number): PayloadTooLargeError {
+  return new PayloadTooLargeError(spec.method, pathOnly(spec.path), 'maxBodyBytes', limit)
+}
+
+/** `retry-after-ms` (sent by some OpenAI-compatible servers) when valid, else `Retry-After`. */
+function retryAfterMs(res: TransportResponse): number | undefined {
+  const ms = Number(res.header('retry-after-ms') ?? Number.NaN)
+  return Number.isFinite(ms) && ms >= 0 ? ms : parseRetryAfter(res.header('retry-after'))
+}
+
+/** Codes of failures that happen before a single byte of the request left. */
+export const NOT_SENT: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH'])
+
+/** The {@link ConnectionError} for a failed exchange; `inBody` when the reply had begun. */
+export function connectionError(spec: RequestSpec, err: unknown, inBody: boolean): ConnectionError {
+  const code = errorCode(err)
+  const sent = inBody || !code || !NOT_SENT.has(code)
+  const detail = inBody
+    ? `the connection closed in the middle of the reply${code ? ` (${code})` : ''}`
+    : sent
+      ? `the connection failed after the request was sent${code ? ` (${code})` : ''}; the gateway may have received it`
+      : `could not reach the gateway (${code}); check baseUrl and the network`
+  return new ConnectionError(spec.method, pathOnly(spec.path), detail, sent, err)
+}
+
+/** The first error code along the cause chain (fetch wraps undici's error in a TypeError). */
+function errorCode(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code
+    if (typeof code === 'string') return code
+  }
+  return undefined
+}
+
+/** The path without its query, for messages: queries may hold ids, never keys, but stay out of logs. */
+export function pathOnly(path: string): string {
+  const q = path.indexOf('?')
+  return q === -1 ? path : path.slice(0, q)
+}

@@ -1,0 +1,66 @@
+import { Observable } from 'rxjs'
+import { TimeoutError } from '../errors/TimeoutError.js'
+import { ValidationError } from '../errors/ValidationError.js'
+import { AbortSwitch } from './abort.js'
+import { open, pathOnly, readText } from './exchange.js'
+import type { Connection, RequestSpec } from './types.js'
+
+/**
+ * One request whose reply is a JSON document: emits the parsed value, then
+ * completes. Cold: each subscription sends the request anew; unsubscribing
+ * aborts it at any stage. No retries (the policy layer decides those).
+ *
+ * Errors: {@link ConnectionError} (network), `HttpError` (non-2xx),
+ * {@link TimeoutError} (no whole reply within `timeoutMs`),
+ * `PayloadTooLargeError` (a body over `maxBodyBytes`), and
+ * {@link ValidationError} for a 2xx body that is not JSON (or an HTML page).
+ */
+export function json$(conn: Connection, spec: RequestSpec): Observable<unknown> {
+  return new Observable<unknown>((subscriber) => {
+    const abort = new AbortSwitch()
+    let finished = false
+    const timer = conn.scheduler.schedule(() => {
+      finished = true
+      abort.abort()
+      subscriber.error(new TimeoutError(spec.method, pathOnly(spec.path), conn.timeoutMs))
+    }, conn.timeoutMs)
+
+    open(conn, spec, 'application/json', abort)
+      .then(async (res) => {
+        const text = await readText(res, spec, conn.maxBodyBytes)
+        if (finished) return
+        const value = parseJson(text, spec, res.header('content-type'))
+        finished = true
+        timer.unsubscribe()
+        subscriber.next(value)
+        subscriber.complete()
+      })
+      .catch((err: unknown) => {
+        if (finished) return
+        finished = true
+        timer.unsubscribe()
+        abort.abort() // frees a connection whose body was not read to its end
+        subscriber.error(err)
+      })
+    // Only an unfinished exchange is aborted: aborting costs an error object
+    // and wakes the transport's listeners for nothing.
+    return () => {
+      timer.unsubscribe()
+      if (!finished) {
+        finished = true
+        abort.abort()
+      }
+    }
+  })
+}
+
+function parseJson(text: string, spec: RequestSpec, type: string | undefined): unknown {
+  const what = `reply to ${spec.method} ${pathOnly(spec.path)}`
+  // A proxy's error page can come with a 200: it is not the gateway's answer.
+  if (type && /html/i.test(type)) throw new ValidationError(what, [{ path: '', message: `is ${type.split(';')[0]}, not JSON` }], text)
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new ValidationError(what, [{ path: '', message: 'is not JSON' }], text)
+  }
+}
