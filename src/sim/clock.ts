@@ -38,8 +38,3 @@ export function createClock(): SimClock {
     stop: () => shutdown.abort(),
   }
 }
-
-/** ISO 8601 UTC with milliseconds, e.g. `2025-01-02T03:04:05.678Z`. */
-export function iso(ms: number): string {
-  return new Date(ms).toISOString()
-}

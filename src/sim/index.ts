@@ -1,17 +1,23 @@
 import type { AddressInfo } from 'node:net'
+import type { SimRequestLog } from './call.js'
 import { createClock } from './clock.js'
 import type { SimEnv } from './env.js'
-import { createFaultPlan } from './faults.js'
+import { createFaultPlan } from './faultPlan.js'
+import type { SimFaultRecord, SimFaults } from './faultTypes.js'
 import { fileRoutes } from './files.js'
-import type { SimRequestLog } from './http.js'
-import { settingsOf, type SimFaults, type SimulatorOptions } from './options.js'
-import { responseRoutes } from './responses.js'
+import type { SimResponseRecord, SimTaskRecord } from './ledger.js'
+import { settingsOf, type SimulatorOptions } from './options.js'
+import { responseRoutes } from './responseRoutes.js'
+import { sampleRoutes } from './samples.js'
 import { createSimServer } from './server.js'
-import { taskRoutes } from './tasks.js'
+import { taskRoutes } from './taskRoutes.js'
 
-export type { SimRequestLog } from './http.js'
-export type { SimFaults, SimQuirks, SimTiming, SimulatorOptions } from './options.js'
-export { FAIL_MARKER } from './responseModel.js'
+export type { SimRequestLog } from './call.js'
+export type { BadPollKind, ChaosFault, SimFaultRecord, SimFaults } from './faultTypes.js'
+export { BAD_POLL_KINDS, CHAOS_FAULTS } from './faultTypes.js'
+export type { SimResponseRecord, SimTaskRecord } from './ledger.js'
+export type { SimQuirks, SimTiming, SimulatorOptions } from './options.js'
+export { FAIL_MARKER, REFUSE_MARKER } from './responseModel.js'
 
 /** A running simulator. */
 export interface Simulator {
@@ -21,6 +27,14 @@ export interface Simulator {
   readonly apiKey: string
   /** Every request received so far, in order of arrival (live). */
   readonly requests: readonly SimRequestLog[]
+  /** Every task created, in order (live): count creations, duplicates per idempotency key, tasks never reported. */
+  readonly tasks: readonly SimTaskRecord[]
+  /** Every response created, in order (live). */
+  readonly responses: readonly SimResponseRecord[]
+  /** Every fault injected, in order (live). */
+  readonly faultLog: readonly SimFaultRecord[]
+  /** How many times each fault was injected, by name (`'chaos:…'` for chaos), e.g. `{ rateLimit: 2, 'chaos:reset': 1 }`. */
+  readonly faultCounts: Readonly<Record<string, number>>
   /** Connections open right now. */
   readonly openConnections: number
   /** Connections the client closed (e.g. an aborted fetch), as opposed to the server. */
@@ -29,33 +43,41 @@ export interface Simulator {
   now(): number
   /** Moves simulated time forward: tasks, background responses and URL expiry follow at once. */
   advanceTime(ms: number): void
-  /** Replaces the faults in force (`{}` for none) and restarts their request count. */
+  /** Replaces the faults in force (`{}` for none), restarts their counts and reseeds chaos. Throws a RangeError for an invalid fault. */
   setFaults(faults: SimFaults): void
+  /** The URL of an audio sample, e.g. `sampleUrl('tone-5s.wav')` (see the README for the names). */
+  sampleUrl(name: string): string
   /** Ends every connection and timer; resolves once the server has closed. Safe to call twice. */
   close(): Promise<void>
 }
 
 /**
- * Starts a local gateway simulator on 127.0.0.1 implementing every endpoint
- * of the interface: responses (JSON, streamed, background, retrieval, replay,
- * cancel), the six media models' task creation and results, and the result
- * files, with optional faults. Node only.
+ * Starts a local reference gateway on 127.0.0.1, written from the interface
+ * alone: responses (JSON, streamed, background, retrieval, replay, cancel),
+ * the six media models' task creation and results, result files, audio
+ * samples, request checks, idempotency keys and deterministic faults. Node only.
  *
- * Markers in prompts force failures: `[fail]` in a response's input or
- * instructions makes it fail (`status: 'failed'`, or a `response.failed`
- * event); `[fail:3001]` or `[fail:400]` in a task prompt makes the task
- * fail with that error code.
+ * Markers force outcomes: `[fail]` in a response's input or instructions
+ * makes it fail, `[refuse]` makes it a refusal; `[fail:3001]` or
+ * `[fail:400]` in a task prompt makes the task fail with that code.
  *
  * @example
  * ```ts
  * const sim = await startSimulator({ timeScale: 'fast' })
- * const gateway = createGateway({ baseUrl: sim.url, apiKey: sim.apiKey })
- * // ... use the gateway; in tests, sim.advanceTime(60_000) skips a render ...
+ * const res = await fetch(`${sim.url}/vendors/vendor-a/v1/responses`, {
+ *   method: 'POST',
+ *   headers: { authorization: `Bearer ${sim.apiKey}`, 'content-type': 'application/json' },
+ *   body: JSON.stringify({ model: 'gpt-4o', input: 'Say hi' }),
+ * })
+ * console.log((await res.json()).output_text)
+ * // Output: Hi there! How can I help you today?
+ * sim.advanceTime(60_000) // in tests: skip a render
  * await sim.close()
  * ```
  */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const settings = settingsOf(options)
+  const closing = new AbortController()
   let url = ''
   const env: SimEnv = {
     settings,
@@ -63,9 +85,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     faults: createFaultPlan(options.faults),
     tasks: new Map(),
     responses: new Map(),
+    taskLedger: [],
+    responseLedger: [],
+    idempotency: new Map(),
+    faultLog: [],
     baseUrl: () => url,
+    closing: closing.signal,
   }
-  const sim = createSimServer(env, [...responseRoutes(env), ...taskRoutes(env), ...fileRoutes(env)])
+  const routes = [...responseRoutes(env), ...taskRoutes(env), ...fileRoutes(env), ...sampleRoutes()]
+  const sim = createSimServer(env, routes, closing)
   await new Promise<void>((resolve, reject) => {
     sim.server.once('error', reject)
     sim.server.listen(options.port ?? 0, '127.0.0.1', () => {
@@ -78,6 +106,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     url,
     apiKey: settings.apiKey,
     requests: sim.requests,
+    tasks: env.taskLedger,
+    responses: env.responseLedger,
+    faultLog: env.faultLog,
+    get faultCounts() {
+      const counts: Record<string, number> = {}
+      for (const { fault, by } of env.faultLog) {
+        const name = by === 'chaos' ? `chaos:${fault}` : fault
+        counts[name] = (counts[name] ?? 0) + 1
+      }
+      return counts
+    },
     get openConnections() {
       return sim.openConnections()
     },
@@ -87,6 +126,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     now: () => env.clock.now(),
     advanceTime: (ms) => env.clock.advance(ms),
     setFaults: (faults) => env.faults.set(faults),
+    sampleUrl: (name) => `${url}/samples/${encodeURIComponent(name)}`,
     close: () => sim.close(),
   }
 }

@@ -1,3 +1,5 @@
+import type { SimFaults } from './faultTypes.js'
+
 /** How long a task (or background response) spends in each state before it finishes. */
 export interface SimTiming {
   /** Time in `pending` (`queued` for a background response), in simulated ms. */
@@ -14,24 +16,6 @@ export interface SimQuirks {
   readonly crlf?: boolean
   /** End every stream with a final `data: [DONE]` frame. */
   readonly done?: boolean
-}
-
-/**
- * Failures to inject. All are deterministic: a request's number (counted
- * from 1 over authenticated gateway requests since the faults were set)
- * decides whether it fails. Files and CORS preflights are never affected.
- */
-export interface SimFaults {
-  /** Real milliseconds to wait before replying to each gateway request. */
-  readonly latencyMs?: number
-  /** Every `every`-th request answers 429 with `Retry-After: <retryAfter>` (seconds or an HTTP date). */
-  readonly rateLimit?: { readonly every: number; readonly retryAfter: string }
-  /** Every `every`-th request answers `status` (default 500). A request picked by `rateLimit` too gets the 429. */
-  readonly serverErrors?: { readonly every: number; readonly status?: number }
-  /** Destroy the socket after writing this many frames of any stream (0: right after the headers). */
-  readonly resetStreamAfter?: number
-  /** Write a `data:` frame that is not JSON as frame number N (from 1) of every stream; the real events follow it. */
-  readonly malformedFrameAt?: number
 }
 
 /** Options of `startSimulator`; every one is optional. */
@@ -56,6 +40,20 @@ export interface SimulatorOptions {
   readonly faults?: SimFaults
   /** Real milliseconds between two stream frames. Default 5. */
   readonly streamDelayMs?: number
+  /**
+   * Accept fields the interface does not list in a text-to-video body (like
+   * the real gateway's `safety_filter`). Default false: they are a 400.
+   */
+  readonly allowUnknownTextToVideoFields?: boolean
+  /**
+   * `'honour'` (default): a creation POST repeating an `Idempotency-Key` with
+   * the same body gets the first result, with another body a 409.
+   * `'ignore'`: every POST creates anew, like a gateway without idempotency,
+   * so a client that retries blindly can be caught creating twice.
+   */
+  readonly idempotency?: 'honour' | 'ignore'
+  /** Real milliseconds allowed for reading a task's `audio_url` before it counts as unreachable. Default 5000. */
+  readonly audioProbeTimeoutMs?: number
 }
 
 /** The options with every default filled in. */
@@ -66,6 +64,9 @@ export interface SimSettings {
   readonly usageShape: 'spec' | 'openai'
   readonly quirks: SimQuirks
   readonly streamDelayMs: number
+  readonly allowUnknownTextToVideoFields: boolean
+  readonly idempotency: 'honour' | 'ignore'
+  readonly audioProbeTimeoutMs: number
 }
 
 const TIMINGS = {
@@ -83,5 +84,8 @@ export function settingsOf(options: SimulatorOptions): SimSettings {
     usageShape: options.usageShape ?? 'spec',
     quirks: options.quirks ?? {},
     streamDelayMs: options.streamDelayMs ?? 5,
+    allowUnknownTextToVideoFields: options.allowUnknownTextToVideoFields ?? false,
+    idempotency: options.idempotency ?? 'honour',
+    audioProbeTimeoutMs: options.audioProbeTimeoutMs ?? 5_000,
   }
 }

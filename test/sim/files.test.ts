@@ -1,10 +1,9 @@
 import { crc32, inflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import type { Simulator } from '../../src/sim/index.js'
-import { FROZEN, json, simulator, T2V } from './helpers.js'
+import { DONE, FROZEN, IMAGE_EDIT, json, simulator, T2V } from './helpers.js'
+import { download } from './rawHttp.js'
 
-const IMAGE_EDIT = '/vendors/vendor-d/v1/image/edit'
-const DONE = FROZEN.pendingMs + FROZEN.processingMs
 const HOUR = 3_600_000
 
 async function completed(sim: Simulator, path: string): Promise<{ id: string; urls: string[] }> {
@@ -46,33 +45,50 @@ describe('simulator: result files', () => {
     const res = await fetch(urls[0]!)
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('video/mp4')
+    expect(res.headers.get('accept-ranges')).toBe('bytes')
     const bytes = Buffer.from(await res.arrayBuffer())
-    expect(bytes.length).toBeGreaterThan(1_000)
-    expect(bytes.length).toBeLessThan(20_000)
+    expect(Number(res.headers.get('content-length'))).toBe(bytes.length)
+    expect(bytes.length).toBe(2899)
     const types = boxes(bytes).map(([type]) => type)
     expect(types[0]).toBe('ftyp')
     expect(types).toEqual(expect.arrayContaining(['moov', 'mdat']))
     expect(bytes.includes('avc1')).toBe(true)
   })
 
-  it('answers a byte range with 206', async () => {
+  it('answers byte ranges with 206, HEAD with the headers only, and an unsatisfiable range with 416', async () => {
     const sim = await simulator({ timeScale: FROZEN })
     const { urls } = await completed(sim, T2V)
-    const res = await fetch(urls[0]!, { headers: { range: 'bytes=0-7' } })
-    expect(res.status).toBe(206)
-    expect(res.headers.get('content-range')).toMatch(/^bytes 0-7\/\d+$/)
-    expect(Buffer.from(await res.arrayBuffer()).toString('latin1', 4, 8)).toBe('ftyp')
+    const whole = Buffer.from(await (await fetch(urls[0]!)).arrayBuffer())
+    const cases: [string, number, number][] = [
+      ['bytes=0-7', 0, 8],
+      ['bytes=2890-', 2890, 2899],
+      ['bytes=-9', 2890, 2899],
+      ['bytes=2890-99999', 2890, 2899],
+    ]
+    for (const [range, from, to] of cases) {
+      const res = await fetch(urls[0]!, { headers: { range } })
+      expect(res.status).toBe(206)
+      expect(res.headers.get('content-range')).toBe(`bytes ${from}-${to - 1}/2899`)
+      expect(Buffer.from(await res.arrayBuffer())).toEqual(whole.subarray(from, to))
+    }
+    const head = await fetch(urls[0]!, { method: 'HEAD' })
+    expect([head.status, head.headers.get('content-length'), (await head.arrayBuffer()).byteLength]).toEqual([200, '2899', 0])
+    const beyond = await fetch(urls[0]!, { headers: { range: 'bytes=2899-' } })
+    expect([beyond.status, beyond.headers.get('content-range')]).toEqual([416, 'bytes */2899'])
+    expect((await fetch(urls[0]!, { headers: { range: 'bytes=5-2' } })).status).toBe(200) // unreadable: ignored
   })
 
   it('serves two distinct valid 64×36 PNGs for an image task', async () => {
     const sim = await simulator({ timeScale: FROZEN })
     const { id, urls } = await completed(sim, IMAGE_EDIT)
     expect(urls).toEqual([expect.stringContaining(`/files/${id}-1.png`), expect.stringContaining(`/files/${id}-2.png`)])
-    const images = await Promise.all(urls.map(async (url) => {
-      const res = await fetch(url)
-      expect(res.headers.get('content-type')).toBe('image/png')
-      return Buffer.from(await res.arrayBuffer())
-    }))
+    const images = await Promise.all(
+      urls.map(async (url) => {
+        const res = await fetch(url)
+        expect(res.headers.get('content-type')).toBe('image/png')
+        return Buffer.from(await res.arrayBuffer())
+      }),
+    )
     for (const png of images) {
       expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
       const parsed = chunks(png)
@@ -104,5 +120,25 @@ describe('simulator: result files', () => {
       expect((await fetch(`${sim.url}/files/${name}`)).status).toBe(404)
     }
     expect((await fetch(`${sim.url}/files/${id}.mp4`)).status).toBe(200)
+  })
+
+  it('dropDownloadAt cuts every download after that many bytes; ranged resumes put the whole file together', async () => {
+    const sim = await simulator({ timeScale: FROZEN })
+    const { urls } = await completed(sim, T2V)
+    const whole = Buffer.from(await (await fetch(urls[0]!)).arrayBuffer())
+    sim.setFaults({ dropDownloadAt: { bytes: 1000 } })
+    const parts: Buffer[] = []
+    let got = 0
+    for (let attempt = 0; got < whole.length && attempt < 10; attempt++) {
+      const part = await download(urls[0]!, got === 0 ? undefined : `bytes=${got}-`)
+      expect(part.status).toBe(got === 0 ? 200 : 206)
+      expect(part.declared).toBe(whole.length - got)
+      expect(part.reset).toBe(whole.length - got > 1000)
+      parts.push(part.bytes)
+      got += part.bytes.length
+    }
+    expect(parts.map((p) => p.length)).toEqual([1000, 1000, 899])
+    expect(Buffer.concat(parts)).toEqual(whole)
+    expect(sim.faultCounts).toEqual({ dropDownloadAt: 2 })
   })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { call, frames, FROZEN, json, RESPONSES, simulator } from './helpers.js'
+import { call, frames, FROZEN, json, RESPONSES, simulator, stream } from './helpers.js'
+import { wellFormed } from './wellFormed.js'
 
 const EXPECTED_ORDER = [
   'response.created',
@@ -13,38 +14,36 @@ const EXPECTED_ORDER = [
   'response.completed',
 ]
 
-async function stream(sim: Awaited<ReturnType<typeof simulator>>, body: Record<string, unknown>) {
-  const res = await call(sim, RESPONSES, { body: { model: 'm', input: 'A fox in the snow', stream: true, ...body } })
-  expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/)
-  return frames(await res.text())
-}
-
 describe('simulator: streamed responses', () => {
-  it('sends OpenAI Responses frames with increasing sequence numbers, in lifecycle order', async () => {
+  it('sends well-formed OpenAI Responses frames, in lifecycle order, matching the JSON reply', async () => {
     const sim = await simulator()
-    const events = await stream(sim, {})
-    events.forEach((frame, index) => {
-      expect(frame.json.type).toBe(frame.event)
-      expect(frame.json.sequence_number).toBe(index)
-    })
+    const events = await stream(sim, { input: 'Write a video prompt about a harbour' })
+    const final = wellFormed(events)
     const order = events.map((f) => f.event).filter((type, i, all) => type !== all[i - 1])
     expect(order).toEqual(EXPECTED_ORDER)
     const deltas = events.filter((f) => f.event === 'response.output_text.delta').map((f) => f.json.delta as string)
-    const text = deltas.join('')
-    expect(text).toContain('—')
-    expect(events.find((f) => f.event === 'response.output_text.done')!.json).toMatchObject({ text, output_index: 0, content_index: 0 })
-    const completed = events.at(-1)!.json.response
-    expect(completed).toMatchObject({ status: 'completed', output_text: text })
-    expect(completed.usage.completion_tokens).toBe(deltas.length)
-    const plain = await json(sim, RESPONSES, { body: { model: 'm', input: 'A fox in the snow' } })
-    expect(plain.body.output_text).toBe(text)
+    expect(deltas.join('')).toContain('—')
+    expect(final).toMatchObject({ status: 'completed', output_text: deltas.join('') })
+    expect(final.usage.completion_tokens).toBe(deltas.length)
+    const plain = await json(sim, RESPONSES, { body: { model: 'gpt-4o', input: 'Write a video prompt about a harbour' } })
+    expect(plain.body.output_text).toBe(final.output_text)
+    expect(sim.responses[0]).toMatchObject({ stream: true, delivered: true })
   })
 
   it('ends a [fail] stream with response.failed', async () => {
     const sim = await simulator()
     const events = await stream(sim, { input: '[fail] this one' })
+    wellFormed(events)
     expect(events.map((f) => f.event)).toEqual(['response.created', 'response.in_progress', 'response.failed'])
     expect(events[2]!.json.response).toMatchObject({ status: 'failed', error: { code: 'server_error' } })
+  })
+
+  it('ends a stream cut by max_output_tokens with response.incomplete', async () => {
+    const sim = await simulator()
+    const events = await stream(sim, { input: 'Tell me about tides', max_output_tokens: 3 })
+    const final = wellFormed(events)
+    expect(final.status).toBe('incomplete')
+    expect(events.filter((f) => f.event === 'response.output_text.delta')).toHaveLength(3)
   })
 
   it('reproduces the quirks: : ping comments, \\r\\n line ends and a final [DONE]', async () => {
@@ -56,7 +55,7 @@ describe('simulator: streamed responses', () => {
     expect(text.endsWith('data: [DONE]\r\n\r\n')).toBe(true)
     const parsed = frames(text)
     expect(parsed.at(-1)!.data).toBe('[DONE]')
-    expect(parsed.slice(0, -1).every((f) => f.json !== undefined)).toBe(true)
+    wellFormed(parsed)
   })
 
   it('writes frames incrementally, streamDelayMs apart', async () => {
@@ -82,12 +81,13 @@ describe('simulator: background responses', () => {
     sim.advanceTime(FROZEN.processingMs)
     const done = await read()
     expect(done.status).toBe('completed')
-    expect(done.output_text.length).toBeGreaterThan(0)
+    expect(done.output_text).toBe('Hi there! How can I help you today?')
   })
 
-  it('replays the stored events after starting_after, then ends', async () => {
+  it('replays the stored events after starting_after, then ends; refuses a bad starting_after', async () => {
     const sim = await simulator({ timeScale: FROZEN })
-    const live = await stream(sim, { background: true })
+    const live = await stream(sim, { input: 'Tell me about tides', background: true })
+    wellFormed(live)
     expect(live.map((f) => f.event).slice(0, 3)).toEqual(['response.created', 'response.queued', 'response.in_progress'])
     expect(live[0]!.json.response.status).toBe('queued')
     const id = live[0]!.json.response.id
@@ -96,7 +96,7 @@ describe('simulator: background responses', () => {
     const rest = frames(await (await call(sim, `${RESPONSES}/${id}?stream=true&starting_after=10`)).text())
     expect(rest.map((f) => f.json.sequence_number)).toEqual(live.slice(11).map((f) => f.json.sequence_number))
     expect(rest.at(-1)!.event).toBe('response.completed')
-    expect((await call(sim, `${RESPONSES}/${id}?stream=true&starting_after=-1`)).status).toBe(400)
+    for (const bad of ['-1', '1.5', 'x']) expect((await call(sim, `${RESPONSES}/${id}?stream=true&starting_after=${bad}`)).status).toBe(400)
   })
 
   it('cancels a running background response; refuses a foreground one', async () => {
@@ -113,5 +113,12 @@ describe('simulator: background responses', () => {
     const refused = await json(sim, `${RESPONSES}/${foreground.body.id}/cancel`, { method: 'POST' })
     expect(refused.status).toBe(400)
     expect((await call(sim, `${RESPONSES}/resp_nope/cancel`, { method: 'POST' })).status).toBe(404)
+  })
+
+  it('returns a finished background response unchanged when cancelled late', async () => {
+    const sim = await simulator({ timeScale: FROZEN })
+    const created = await json(sim, RESPONSES, { body: { model: 'm', input: 'hi', background: true } })
+    sim.advanceTime(FROZEN.pendingMs + FROZEN.processingMs)
+    expect((await json(sim, `${RESPONSES}/${created.body.id}/cancel`, { method: 'POST' })).body.status).toBe('completed')
   })
 })

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest'
+import { createRateBucket } from '../../src/sim/rateBucket.js'
+import { call, RESPONSES, simulator } from './helpers.js'
+
+describe('token bucket (rateLimitPerSecond), with time passed in', () => {
+  it('lets a burst of `limit` through, then one request per 1000/limit ms', () => {
+    const bucket = createRateBucket(4, 0)
+    expect([0, 0, 0, 0].map((t) => bucket.take(t))).toEqual([0, 0, 0, 0])
+    expect(bucket.take(0)).toBe(250)
+    expect(bucket.take(100)).toBe(150)
+    expect(bucket.take(250)).toBe(0)
+    expect(bucket.take(250)).toBe(250)
+  })
+
+  it('refills no further than its size', () => {
+    const bucket = createRateBucket(2, 0)
+    expect([bucket.take(60_000), bucket.take(60_000), bucket.take(60_000)]).toEqual([0, 0, 500])
+  })
+})
+
+describe('simulator: rateLimitPerSecond over HTTP', () => {
+  it('answers 429 with Retry-After once a burst exceeds the rate', async () => {
+    const sim = await simulator({ faults: { rateLimitPerSecond: { limit: 3 } } })
+    const statuses = await Promise.all(Array.from({ length: 5 }, () => call(sim, RESPONSES, { body: { model: 'm', input: 'hi' } })))
+    expect(statuses.map((r) => r.status).sort()).toEqual([200, 200, 200, 429, 429])
+    const limited = statuses.find((r) => r.status === 429)!
+    expect(limited.headers.get('retry-after')).toBe('1')
+    expect((await limited.json()).error.code).toBe('rate_limit_exceeded')
+    expect(sim.faultCounts).toEqual({ rateLimitPerSecond: 2 })
+  })
+
+  it('sends the Retry-After given', async () => {
+    const sim = await simulator({ faults: { rateLimitPerSecond: { limit: 1, retryAfter: '30' } } })
+    await call(sim, RESPONSES, { body: { model: 'm', input: 'hi' } })
+    expect((await call(sim, RESPONSES, { body: { model: 'm', input: 'hi' } })).headers.get('retry-after')).toBe('30')
+  })
+})
