@@ -1,4 +1,4 @@
-import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs'
+import { asyncScheduler, Observable, Subscription, type Observer, type SchedulerLike, type Subscriber } from 'rxjs'
 import { asGatewayError } from './errors/GatewayError.js'
 import { InvalidRequestError, type RequestIssue } from './errors/InvalidRequestError.js'
 import { redactError } from './errors/redact.js'
@@ -11,13 +11,28 @@ import type { Connection, Transport } from './transport/types.js'
 
 /** Options of {@link createClient} (and `createGateway`). */
 export interface ClientOptions {
-  /** The gateway's address, e.g. `https://gateway.example.com` (paths are appended). Required. */
+  /**
+   * The gateway's address, e.g. `https://gateway.example.com` (paths are
+   * appended). In a browser, also a path of the page's own origin such as
+   * `/api/rxgate`: the app's server (see `rxgate/server`) forwards the calls
+   * with the key it holds.
+   */
   readonly baseUrl: string
-  /** Sent as `Authorization: Bearer <apiKey>` on every call. Required for a gateway at an absolute URL. */
+  /**
+   * Sent as `Authorization: Bearer <apiKey>` on every call. Required for a
+   * gateway on another origin; not needed behind the app's own server.
+   */
   readonly apiKey?: string
+  /**
+   * Allow an `apiKey` in browser code. Anyone who opens the page can read it,
+   * so the default is to refuse; put the key on a server instead.
+   */
+  readonly dangerouslyAllowBrowser?: boolean
   /** A `fetch` to send requests with. Default: undici in Node, the page's `fetch` in a browser. */
   readonly fetch?: typeof globalThis.fetch
-  /** Node: most connections open to the gateway at once (further requests wait for one). Default: no limit. */
+  /** A transport of your own (any HTTP stack, a test double); takes precedence over `fetch`. */
+  readonly transport?: Transport
+  /** Node: most connections open at once for JSON requests (further ones wait for one); streams have their own, unlimited pool. Default 128. */
   readonly maxConnections?: number
   /** Longest silence: no whole JSON reply, or no complete stream event (pings do not count). Default 600,000 ms. */
   readonly timeoutMs?: number
@@ -80,9 +95,22 @@ export interface Client extends Connection, RetryPolicy {
 export function createClient(options: ClientOptions): Client {
   const issues: RequestIssue[] = []
   const { baseUrl, apiKey } = options ?? ({} as ClientOptions)
+  const origin = pageOrigin()
+  const local = typeof baseUrl === 'string' && ((origin !== undefined && /^\/(?!\/)/.test(baseUrl)) || (origin !== undefined && baseUrl.startsWith(`${origin}/`)))
   if (typeof baseUrl !== 'string' || !baseUrl) issues.push({ path: 'baseUrl', message: 'is required' })
-  else if (!/^https?:\/\/[^/]/.test(baseUrl)) issues.push({ path: 'baseUrl', message: 'must be an http:// or https:// URL' })
-  if (typeof apiKey !== 'string' || !apiKey.trim()) issues.push({ path: 'apiKey', message: 'is required (the gateway token)' })
+  else if (!local && !/^https?:\/\/[^/]/.test(baseUrl)) {
+    issues.push({ path: 'baseUrl', message: origin ? 'must be an http(s) URL or a path of this page\'s origin such as /api/rxgate' : 'must be an http:// or https:// URL' })
+  }
+  const key = typeof apiKey === 'string' ? apiKey.trim() : undefined
+  if (apiKey !== undefined && !key) issues.push({ path: 'apiKey', message: 'must not be empty' })
+  else if (!key && !local) issues.push({ path: 'apiKey', message: 'is required (the gateway token)' })
+  if (key && origin !== undefined && options.dangerouslyAllowBrowser !== true) {
+    issues.push({
+      path: 'apiKey',
+      message:
+        'is refused in browser code, where anyone can read it: call your own server (baseUrl: "/api/rxgate" with rxgate/server) or pass dangerouslyAllowBrowser: true',
+    })
+  }
   const positive = (name: keyof ClientOptions, fallback: number, max = MAX_TIMER_MS): number => {
     const value = (options?.[name] as number | undefined) ?? fallback
     if (!(Number.isInteger(value) && value > 0 && value <= max)) issues.push({ path: name, message: `must be an integer from 1 to ${max} (got ${value})` })
@@ -95,10 +123,11 @@ export function createClient(options: ClientOptions): Client {
   if (options?.maxConnections !== undefined) positive('maxConnections', 1, 1_000_000)
   if (issues.length > 0) throw new InvalidRequestError(issues, 'client options')
 
-  const secret = apiKey!.trim()
+  const secret = key || undefined
   const headers: Record<string, string> = {}
   for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value
-  headers.authorization = `Bearer ${secret}`
+  if (secret) headers.authorization = `Bearer ${secret}`
+  else delete headers.authorization
   const retry: Client['retry'] = options.retry === false ? false : { ...DEFAULTS.retry, ...options.retry }
   const client = {
     baseUrl: baseUrl.replace(/\/+$/, ''),
@@ -120,16 +149,55 @@ export function createClient(options: ClientOptions): Client {
   return client as typeof client & Pick<Client, 'headers' | 'secret'>
 }
 
+/** The page's origin in a browser (or a worker), undefined elsewhere. */
+function pageOrigin(): string | undefined {
+  const g = globalThis as { document?: unknown; location?: { origin?: unknown }; importScripts?: unknown }
+  if (g.document === undefined && typeof g.importScripts !== 'function') return undefined
+  return typeof g.location?.origin === 'string' ? g.location.origin : ''
+}
+
 /**
- * The boundary every public Observable leaves through: any error becomes an
- * rxgate error (see `asGatewayError`) and is masked of the key, whatever made it.
+ * The boundary every public Observable leaves through: `build` makes the
+ * call's Observable at subscription (so a call stays cold, and a bad input
+ * thrown while building becomes an error notification), and any error
+ * becomes an rxgate error (see `asGatewayError`) masked of the key, whatever made it.
  */
-export function guard$<T>(client: Client, source: Observable<T>): Observable<T> {
-  return new Observable<T>((subscriber) =>
-    source.subscribe({
-      next: (value) => subscriber.next(value),
-      error: (error: unknown) => subscriber.error(redactError(asGatewayError(error), client.secret)),
-      complete: () => subscriber.complete(),
-    }),
-  )
+export function guard$<T>(client: Client, build: () => Observable<T>): Observable<T> {
+  return new Observable<T>((subscriber) => {
+    const guard = new Guard(subscriber, client.secret)
+    let source: Observable<T>
+    try {
+      source = build()
+    } catch (e) {
+      guard.error(e)
+      return
+    }
+    source.subscribe(guard)
+    return guard
+  })
+}
+
+/**
+ * Passes values on and sanitises the error. It is a Subscription as well,
+ * which RxJS takes as the subscriber itself: no wrapper objects per call.
+ */
+class Guard<T> extends Subscription implements Observer<T> {
+  constructor(
+    private readonly destination: Subscriber<T>,
+    private readonly secret: string | undefined,
+  ) {
+    super()
+  }
+
+  next(value: T): void {
+    this.destination.next(value)
+  }
+
+  error(error: unknown): void {
+    this.destination.error(redactError(asGatewayError(error), this.secret))
+  }
+
+  complete(): void {
+    this.destination.complete()
+  }
 }

@@ -1,4 +1,4 @@
-import { defer, map, type Observable } from 'rxjs'
+import type { Observable, Observer } from 'rxjs'
 import { guard$, type Client } from './client.js'
 import { InvalidRequestError } from './errors/InvalidRequestError.js'
 import { ResponseFailedError } from './errors/ResponseFailedError.js'
@@ -16,7 +16,7 @@ import { sse$ } from './streams/sse$.js'
 import { json$ } from './transport/json$.js'
 import type { RequestSpec } from './transport/types.js'
 import { parsePayload, serializeRequest } from './validation/check.js'
-import { checkIdSegment } from './validation/paths.js'
+import { checkDelay, checkIdSegment } from './validation/paths.js'
 import { isTerminalStatus, ResponseSchema, type Response } from './validation/response.js'
 import { ResponseRequestSchema, type ResponseRequest } from './validation/responseRequest.js'
 import { parseStreamEvent, type ResponseStreamEvent } from './validation/streamEvents.js'
@@ -75,7 +75,7 @@ export function responses$<S extends boolean | null | undefined = undefined>(
   body: ResponseRequest & { readonly stream?: S },
   options: ResponseCallOptions = {},
 ): Observable<ResponseOutput<S>> {
-  const created$ = defer(() => {
+  return guard$(client, () => {
     const text = serializeRequest(ResponseRequestSchema, body, 'response request')
     const spec: RequestSpec = {
       method: 'POST',
@@ -83,11 +83,13 @@ export function responses$<S extends boolean | null | undefined = undefined>(
       body: text,
       headers: { 'idempotency-key': options.idempotencyKey ?? newIdempotencyKey() },
     }
-    if (body.stream) return stream$(client, spec, { resumable: body.background === true, started: false })
-    if (body.background) return background$(client, spec)
-    return request$(client, spec, toResponse, createRule(client)).pipe(map(throwIfFailed))
-  })
-  return guard$(client, created$.pipe(withDeadline<ResponseStreamEvent | Response>(client, options.deadlineMs, client.responsesPath))) as Observable<ResponseOutput<S>>
+    const created$: Observable<ResponseStreamEvent | Response> = body.stream
+      ? stream$(client, spec, { resumable: body.background === true, started: false })
+      : body.background
+        ? background$(client, spec)
+        : request$(client, spec, toFinished, createRule(client))
+    return withDeadline(created$, client, options.deadlineMs, client.responsesPath)
+  }) as Observable<ResponseOutput<S>>
 }
 
 /**
@@ -105,15 +107,16 @@ export function retrieveResponse$<S extends boolean | undefined = undefined>(
   options?: RetrieveResponseOptions & { readonly stream?: S },
 ): Observable<RetrieveOutput<S>> {
   const { stream, startingAfter: after, deadlineMs } = (options ?? {}) as RetrieveResponseOptions
-  const read$ = defer((): Observable<ResponseStreamEvent | Response> => {
+  return guard$(client, (): Observable<ResponseStreamEvent | Response> => {
     checkIdSegment(id, 'id')
     if (after !== undefined && !(Number.isInteger(after) && after >= 0)) {
       throw new InvalidRequestError([{ path: 'startingAfter', message: `must be an integer of at least 0 (got ${after})` }])
     }
-    if (!stream) return request$(client, readSpec(client, id), toResponse, readRule(client)).pipe(map(throwIfFailed))
-    return stream$(client, replaySpec(client, id, after), { resumable: true, started: true, id, last: after })
-  })
-  return guard$(client, read$.pipe(withDeadline<ResponseStreamEvent | Response>(client, deadlineMs, `${client.responsesPath}/{id}`))) as Observable<RetrieveOutput<S>>
+    const read$: Observable<ResponseStreamEvent | Response> = stream
+      ? stream$(client, replaySpec(client, id, after), { resumable: true, started: true, id, last: after })
+      : request$(client, readSpec(client, id), toFinished, readRule(client))
+    return withDeadline(read$, client, deadlineMs, `${client.responsesPath}/{id}`)
+  }) as Observable<RetrieveOutput<S>>
 }
 
 /**
@@ -126,12 +129,11 @@ export function retrieveResponse$<S extends boolean | undefined = undefined>(
  * ```
  */
 export function cancelResponse$(client: Client, id: string): Observable<Response> {
-  const cancel$ = defer(() => {
+  return guard$(client, () => {
     checkIdSegment(id, 'id')
     // Cancelling twice changes nothing, so it is retried like a read.
     return request$(client, { method: 'POST', path: `${client.responsesPath}/${id}/cancel` }, toResponse, readRule(client))
   })
-  return guard$(client, cancel$)
 }
 
 /** Where a stream stands: what it has delivered, so a resumed connection neither repeats nor misses an event. */
@@ -150,15 +152,15 @@ interface StreamState {
 function stream$(client: Client, first: RequestSpec, state: StreamState): Observable<ResponseStreamEvent> {
   const events = { decode: parseStreamEvent, isLast: isLastEvent }
   const create = createRule(client)
-  return loop$<ResponseStreamEvent, ResponseStreamEvent>({
+  return loop$<ResponseStreamEvent, ResponseStreamEvent>(() => ({
     attempt: (n) => sse$(client, n === 1 ? first : replaySpec(client, state.id!, state.last), events),
-    take: (event, emit) => {
+    take: (event, out) => {
       const seq = event.sequence_number
       if (seq === undefined) state.unnumbered = true
       else if (state.last !== undefined && seq <= state.last) return false // replayed: already delivered
       else state.last = seq
       state.started = true
-      return takeEvent(event, emit, state)
+      return takeEvent(event, out, state)
     },
     retry: (error, failures) => {
       if (!state.started) return create(error, failures)
@@ -166,10 +168,10 @@ function stream$(client: Client, first: RequestSpec, state: StreamState): Observ
       return resumable && failures <= client.resumeAttempts && isTransient(error) ? retryDelay(failures, client.retry || DEFAULTS.retry) : undefined
     },
     scheduler: client.scheduler,
-  })
+  }))
 }
 
-function takeEvent(event: ResponseStreamEvent, emit: (event: ResponseStreamEvent) => void, state: StreamState): boolean {
+function takeEvent(event: ResponseStreamEvent, out: Pick<Observer<ResponseStreamEvent>, 'next'>, state: StreamState): boolean {
   switch (event.type) {
     case 'response.created':
     case 'response.queued':
@@ -185,7 +187,7 @@ function takeEvent(event: ResponseStreamEvent, emit: (event: ResponseStreamEvent
       throw new ResponseFailedError({ responseId: state.id, code: detail.code, message: detail.message })
     }
   }
-  emit(event)
+  out.next(event)
   return event.type === 'response.completed' || event.type === 'response.incomplete'
 }
 
@@ -199,32 +201,28 @@ function background$(client: Client, create: RequestSpec): Observable<Response> 
   let status: Response['status'] | undefined
   const created = createRule(client)
   const polls = pollRule(client)
-  return loop$<Response, Response>({
-    attempt: (n) => (n === 1 ? json(client, create) : json(client, readSpec(client, id!))),
-    take: (response, emit) => {
+  return loop$<Response, Response>(() => ({
+    attempt: (n) => json$(client, n === 1 ? create : readSpec(client, id!), toResponse),
+    take: (response, out) => {
       if (id !== undefined && response.id !== id) {
         throw new ValidationError('retrieved response', [{ path: 'id', message: `is ${response.id}, not ${id}` }], response)
       }
       id = response.id
       if (response.status !== status) {
         status = response.status
-        emit(throwIfFailed(response))
+        out.next(throwIfFailed(response))
       }
       return isTerminalStatus(response.status)
     },
     again: (n) => pollDelay(n, client.responsePoll),
     retry: (error, failures) => (id === undefined ? created(error, failures) : polls(error, failures)),
     scheduler: client.scheduler,
-  })
+  }))
 }
 
 /** Reads within a poll loop survive more failures in a row than single reads. */
 function pollRule(client: RetryPolicy) {
   return readRule({ ...client, retry: client.retry && { ...client.retry, count: DEFAULTS.pollFailures } })
-}
-
-function json(client: Client, spec: RequestSpec): Observable<Response> {
-  return json$(client, spec).pipe(map(toResponse))
 }
 
 function readSpec(client: Client, id: string): RequestSpec {
@@ -236,12 +234,19 @@ function replaySpec(client: Client, id: string, after: number | undefined): Requ
   return { method: 'GET', path: `${client.responsesPath}/${id}${query}` }
 }
 
-function withDeadline<T>(client: Client, ms: number | undefined, path: string) {
-  return deadline<T>(ms, client.scheduler, () => new TimeoutError('call', path, ms!, 'deadline'))
+function withDeadline<T>(source: Observable<T>, client: Client, ms: number | undefined, path: string): Observable<T> {
+  if (ms === undefined) return source
+  checkDelay(ms, 'deadlineMs')
+  return deadline(source, ms, client.scheduler, () => new TimeoutError('call', path, ms, 'deadline'))
 }
 
 function toResponse(json: unknown): Response {
   return parsePayload(ResponseSchema, json, 'response')
+}
+
+/** A Response as read, ended in `ResponseFailedError` when it failed. */
+function toFinished(json: unknown): Response {
+  return throwIfFailed(toResponse(json))
 }
 
 function throwIfFailed(response: Response): Response {

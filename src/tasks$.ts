@@ -1,11 +1,14 @@
-import { concat, defer, map, Observable, of, switchMap, type Subscriber, type Subscription } from 'rxjs'
+import { concat, Observable, of, switchMap, type Subscriber, type Unsubscribable } from 'rxjs'
 import { guard$, type Client } from './client.js'
+import { asGatewayError } from './errors/GatewayError.js'
+import { redactError } from './errors/redact.js'
+import type { Sink } from './policy/loop.js'
 import type { TaskEndpoint } from './contract/endpoint.js'
 import { endpoints } from './endpoints.js'
 import { InvalidRequestError } from './errors/InvalidRequestError.js'
 import { TaskCreationUnknownError } from './errors/TaskCreationUnknownError.js'
 import { isValidationError } from './errors/ValidationError.js'
-import { followTask, type TaskEvent } from './operators/pollTask.js'
+import { followTask, startFollow, type PollTaskOptions, type TaskEvent } from './operators/pollTask.js'
 import { DEFAULTS, type PollDelayOptions } from './policy/defaults.js'
 import { newIdempotencyKey } from './policy/idempotency.js'
 import { request$ } from './policy/request$.js'
@@ -13,8 +16,7 @@ import { certainlyNotCreated } from './policy/retryable.js'
 import { createRule } from './policy/rules.js'
 import { json$ } from './transport/json$.js'
 import { parsePayload, serializeRequest } from './validation/check.js'
-import { checkTaskId } from './validation/paths.js'
-import { TaskCreatedSchema, TaskIdSchema, TaskReplySchemas, type TaskCreated, type TaskReply } from './validation/task.js'
+import { checkTaskId, TaskCreatedSchema, TaskIdSchema, TaskReplySchemas, type TaskCreated, type TaskReply } from './validation/task.js'
 import { TextToVideoRequestLooseSchema, TextToVideoRequestSchema, type TextToVideoRequest } from './validation/textToVideoRequest.js'
 import * as v from 'valibot'
 
@@ -59,10 +61,7 @@ export const TASK_POLL_DEFAULTS = DEFAULTS.taskPoll
  */
 export function textToVideo$(client: Client, body: TextToVideoRequest, options: TextToVideoOptions = {}): Observable<TaskEvent> {
   const schema = options.allowUnknownFields ? TextToVideoRequestLooseSchema : TextToVideoRequestSchema
-  return guard$(
-    client,
-    defer(() => create$(client, endpoints.t2vSpark, serializeRequest(schema, body, 'text-to-video request'), options)),
-  )
+  return guard$(client, () => create$(client, endpoints.t2vSpark, serializeRequest(schema, body, 'text-to-video request'), options))
 }
 
 const AnyObject = v.custom<object>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'must be an object')
@@ -77,15 +76,12 @@ const AnyObject = v.custom<object>((value) => typeof value === 'object' && value
  * ```
  */
 export function createTask$(client: Client, endpoint: TaskEndpoint, body: object, options: CreateTaskOptions = {}): Observable<TaskEvent> {
-  return guard$(
-    client,
-    defer(() => {
-      if (!endpoint?.createPath) {
-        throw new InvalidRequestError([{ path: 'endpoint', message: `${endpoint?.name} has no creation path; create its tasks elsewhere and follow them with task$` }])
-      }
-      return create$(client, endpoint, serializeRequest(AnyObject, body, 'task creation body'), options)
-    }),
-  )
+  return guard$(client, () => {
+    if (!endpoint?.createPath) {
+      throw new InvalidRequestError([{ path: 'endpoint', message: `${endpoint?.name} has no creation path; create its tasks elsewhere and follow them with task$` }])
+    }
+    return create$(client, endpoint, serializeRequest(AnyObject, body, 'task creation body'), options)
+  })
 }
 
 function create$(client: Client, endpoint: TaskEndpoint, body: string, options: CreateTaskOptions): Observable<TaskEvent> {
@@ -100,7 +96,7 @@ function create$(client: Client, endpoint: TaskEndpoint, body: string, options: 
     switchMap((info: TaskCreated['task_info']) =>
       concat(
         of<TaskEvent>({ type: 'created', taskId: info.id, taskInfo: info, idempotencyKey: key }),
-        followTask(info.id, (id) => readTask$(client, endpoint, id), pollOptions(client, endpoint, options, false)),
+        followTask(info.id, readerOf(client, endpoint), pollOptions(client, endpoint, options, false)),
       ),
     ),
   )
@@ -119,74 +115,123 @@ function create$(client: Client, endpoint: TaskEndpoint, body: string, options: 
  * ```
  */
 export function task$(client: Client, endpoint: TaskEndpoint, taskId: string, options: TaskOptions = {}): Observable<TaskEvent> {
-  return guard$(
-    client,
-    new Observable<TaskEvent>((subscriber) => {
+  // Not through guard$: a follow may wait for minutes by the thousand, so it
+  // keeps no layer it does not need; SharedFollow sanitises its errors itself.
+  return new Observable<TaskEvent>((subscriber) => {
+    try {
       checkTaskId(taskId)
-      const key = `${endpoint.resultPath}/${taskId.toLowerCase()}`
-      const follows = followsOf(client)
-      let shared = follows.get(key)
-      if (!shared) {
-        shared = { subscribers: [], last: undefined, loop: undefined }
-        follows.set(key, shared)
-        const entry = shared
-        const leave = () => {
-          if (follows.get(key) === entry) follows.delete(key)
-        }
-        entry.loop = followTask(taskId, (id) => readTask$(client, endpoint, id), pollOptions(client, endpoint, options, true)).subscribe({
-          next: (event) => {
-            entry.last = event
-            for (const s of entry.subscribers.slice()) s.next(event)
-          },
-          error: (error: unknown) => {
-            leave()
-            for (const s of entry.subscribers.slice()) s.error(error)
-          },
-          complete: () => {
-            leave()
-            for (const s of entry.subscribers.slice()) s.complete()
-          },
-        })
-      } else if (shared.last) subscriber.next(shared.last)
-      const entry = shared
-      entry.subscribers.push(subscriber)
-      return () => {
-        const i = entry.subscribers.indexOf(subscriber)
-        if (i !== -1) entry.subscribers.splice(i, 1)
-        if (entry.subscribers.length === 0) {
-          if (follows.get(key) === entry) follows.delete(key)
-          entry.loop?.unsubscribe()
-        }
-      }
-    }),
-  )
+    } catch (error) {
+      return subscriber.error(error)
+    }
+    const key = taskId.toLowerCase()
+    const follows = followsOf(client, endpoint)
+    let shared = follows.get(key)
+    if (shared) {
+      if (shared.last) subscriber.next(shared.last)
+      shared.subscribers.push(subscriber)
+    } else {
+      follows.set(key, (shared = new SharedFollow(follows, key, subscriber, client.secret)))
+      shared.start(taskId, readerOf(client, endpoint), pollOptions(client, endpoint, options, true))
+    }
+    const entry = shared
+    return () => entry.drop(subscriber)
+  })
 }
 
-/** One task followed by several subscribers. */
-interface SharedFollow {
+/**
+ * One task followed for several subscribers: the loop's sink, fanning each
+ * event out, keeping the latest for a subscriber who comes late, and masking
+ * the key in the error that ends it.
+ */
+class SharedFollow implements Sink<TaskEvent> {
   readonly subscribers: Subscriber<TaskEvent>[]
-  /** The latest event, for a subscriber who comes late. */
   last: TaskEvent | undefined
-  loop: Subscription | undefined
+  closed = false
+  private loop: Unsubscribable | undefined
+
+  constructor(
+    private readonly follows: Map<string, SharedFollow>,
+    private readonly key: string,
+    first: Subscriber<TaskEvent>,
+    private readonly secret: string | undefined,
+  ) {
+    this.subscribers = [first]
+  }
+
+  start(id: string, read: (id: string) => Observable<TaskReply>, options: PollTaskOptions): void {
+    const loop = startFollow(id, read, options, this)
+    if (this.closed) loop.unsubscribe()
+    else this.loop = loop
+  }
+
+  next(event: TaskEvent): void {
+    this.last = event
+    for (const s of this.subscribers.length === 1 ? this.subscribers : this.subscribers.slice()) s.next(event)
+  }
+
+  error(error: unknown): void {
+    this.end()
+    const clean = redactError(asGatewayError(error), this.secret)
+    for (const s of this.subscribers.slice()) s.error(clean)
+  }
+
+  complete(): void {
+    this.end()
+    for (const s of this.subscribers.slice()) s.complete()
+  }
+
+  /** A subscriber left; the last one stops the loop. */
+  drop(subscriber: Subscriber<TaskEvent>): void {
+    const i = this.subscribers.indexOf(subscriber)
+    if (i !== -1) this.subscribers.splice(i, 1)
+    if (this.subscribers.length > 0 || this.closed) return
+    this.end()
+    this.loop?.unsubscribe()
+  }
+
+  private end(): void {
+    this.closed = true
+    if (this.follows.get(this.key) === this) this.follows.delete(this.key)
+  }
 }
 
-// Follows in progress, per client, by result path and task id. Kept here (not
+// Follows in progress, per client and endpoint, by task id. Kept here (not
 // on the client) so that an app that never follows a task carries none of this.
-const allFollows = new WeakMap<Client, Map<string, SharedFollow>>()
+const allFollows = new WeakMap<Client, Map<TaskEndpoint, Map<string, SharedFollow>>>()
 
-function followsOf(client: Client): Map<string, SharedFollow> {
-  let map = allFollows.get(client)
-  if (!map) allFollows.set(client, (map = new Map()))
+function followsOf(client: Client, endpoint: TaskEndpoint): Map<string, SharedFollow> {
+  let byEndpoint = allFollows.get(client)
+  if (!byEndpoint) allFollows.set(client, (byEndpoint = new Map()))
+  let map = byEndpoint.get(endpoint)
+  if (!map) byEndpoint.set(endpoint, (map = new Map()))
   return map
+}
+
+// One reader per client and endpoint, shared by all of its follows.
+const readers = new WeakMap<Client, Map<TaskEndpoint, (id: string) => Observable<TaskReply>>>()
+
+function readerOf(client: Client, endpoint: TaskEndpoint): (id: string) => Observable<TaskReply> {
+  let byEndpoint = readers.get(client)
+  if (!byEndpoint) readers.set(client, (byEndpoint = new Map()))
+  let read = byEndpoint.get(endpoint)
+  if (!read) byEndpoint.set(endpoint, (read = (id) => readTask$(client, endpoint, id)))
+  return read
 }
 
 function readTask$(client: Client, endpoint: TaskEndpoint, id: string): Observable<TaskReply> {
   const what = `reply to ${endpoint.resultPath}/{task_id}`
-  return json$(client, { method: 'GET', path: `${endpoint.resultPath}/${id}` }).pipe(map((json) => parsePayload(TaskReplySchemas[endpoint.kind], json, what)))
+  return json$(client, { method: 'GET', path: `${endpoint.resultPath}/${id}` }, (json) => parsePayload(TaskReplySchemas[endpoint.kind], json, what))
 }
 
-function pollOptions(client: Client, endpoint: TaskEndpoint, options: TaskOptions, immediate: boolean) {
-  return {
+// The follow settings of each client and endpoint, shared by every follow that brings no options of its own.
+const settings = new WeakMap<Client, Map<TaskEndpoint, PollTaskOptions[]>>()
+
+function pollOptions(client: Client, endpoint: TaskEndpoint, options: TaskOptions, immediate: boolean): PollTaskOptions {
+  const plain = options.poll === undefined && options.deadlineMs === undefined
+  let byEndpoint = settings.get(client)
+  const cached = plain ? byEndpoint?.get(endpoint)?.[immediate ? 1 : 0] : undefined
+  if (cached) return cached
+  const made: PollTaskOptions = {
     endpoint,
     poll: { ...DEFAULTS.taskPoll[endpoint.kind], ...endpoint.poll, ...client.taskPoll, ...options.poll },
     deadlineMs: options.deadlineMs ?? client.taskDeadlineMs,
@@ -194,6 +239,13 @@ function pollOptions(client: Client, endpoint: TaskEndpoint, options: TaskOption
     scheduler: client.scheduler,
     retry: client.retry ? { ...client.retry, count: DEFAULTS.pollFailures } : { count: 0 },
   }
+  if (plain) {
+    if (!byEndpoint) settings.set(client, (byEndpoint = new Map()))
+    const pair = byEndpoint.get(endpoint) ?? []
+    pair[immediate ? 1 : 0] = made
+    byEndpoint.set(endpoint, pair)
+  }
+  return made
 }
 
 /** A task id in a reply that could not be read as a whole: a 202 of the wrong shape, or cut short mid-JSON. */

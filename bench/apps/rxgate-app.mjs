@@ -1,15 +1,16 @@
 // A small browser app: stream a response into the page, then render it as a video.
-import { createGateway, outputText, taskUrls, textDeltas } from '../../dist/browser/index.js'
+// It calls the app's own server (rxgate/server holds the key), so no key is in the bundle.
+import { createClient, outputText, responses$, taskUrls, textDeltas, textToVideo$ } from '../../dist/browser/index.js'
 import { share, switchMap } from 'rxjs'
 
-const gateway = createGateway({ baseUrl: location.origin, apiKey: sessionStorage.getItem('key') })
+const client = createClient({ baseUrl: '/api/rxgate' })
 const out = document.querySelector('#out')
-const events$ = gateway.responses$({ model: 'gpt-4.1-mini', input: 'Write a video prompt', stream: true }).pipe(share())
+const events$ = responses$(client, { model: 'gpt-4.1-mini', input: 'Write a video prompt', stream: true }).pipe(share())
 events$.pipe(textDeltas()).subscribe((delta) => out.append(delta))
 events$
   .pipe(
     outputText(),
-    switchMap((prompt) => gateway.textToVideo$({ prompt, size: '1280*720', duration: 5 })),
+    switchMap((prompt) => textToVideo$(client, { prompt, size: '1280*720', duration: 5 })),
     taskUrls(),
   )
   .subscribe((urls) => (document.querySelector('video').src = urls[0]))

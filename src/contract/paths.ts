@@ -23,6 +23,7 @@ export interface TaskModel {
 }
 
 /** The interface's path pattern: `/vendors/{vendor}/v1/{model}/{action}`. */
+/* @__NO_SIDE_EFFECTS__ */
 export function modelPath(vendor: string, model: string, action = 'generation'): string {
   return `/vendors/${vendor}/v1/${model}/${action}`
 }

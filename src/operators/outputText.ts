@@ -22,11 +22,11 @@ export function outputText(): OperatorFunction<ResponseStreamEvent | Response, s
       let last: Response | undefined
       return source.subscribe({
         next: (value) => {
-          if (isResponse(value)) last = value
-          else if (value.type === 'response.output_text.delta') {
-            text += value.delta
+          // Deltas are tested first: a stream is mostly deltas.
+          if ((value as { type?: unknown }).type === 'response.output_text.delta') {
+            text += (value as { delta: string }).delta
             deltas++
-          }
+          } else if (isResponse(value)) last = value
           else if (isResponse(value.response)) last = value.response
         },
         error: (err) => subscriber.error(err),

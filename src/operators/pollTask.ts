@@ -1,4 +1,4 @@
-import { asyncScheduler, defer, mergeMap, type Observable, type OperatorFunction, type SchedulerLike } from 'rxjs'
+import { asyncScheduler, mergeMap, type Observable, type Observer, type OperatorFunction, type SchedulerLike, type Unsubscribable } from 'rxjs'
 import type { PollTiming, TaskEndpoint } from '../contract/endpoint.js'
 import { VIDEO_URL_TTL_MS } from '../contract/limits.js'
 import { tagTask } from '../errors/GatewayError.js'
@@ -7,7 +7,7 @@ import { TaskTimeoutError } from '../errors/TaskTimeoutError.js'
 import { ValidationError } from '../errors/ValidationError.js'
 import { DEFAULTS, type RetryOptions } from '../policy/defaults.js'
 import { pollDelay, retryWait } from '../policy/delays.js'
-import { loop$ } from '../policy/loop.js'
+import { loop$, runLoop, type LoopPlan, type Sink } from '../policy/loop.js'
 import { isTransient } from '../policy/retryable.js'
 import type { TaskCreated, TaskInfo, TaskReply } from '../validation/task.js'
 
@@ -47,7 +47,6 @@ export interface PollTaskOptions {
   readonly random?: () => number
 }
 
-// Statuses only move forward: a reply that reports an earlier one is not news.
 const RANK = { pending: 0, processing: 1, completed: 2 } as const
 
 /**
@@ -80,36 +79,77 @@ export function pollTask(
 
 /** Follows one task by id: the Observable {@link pollTask} makes for each task info. */
 export function followTask(id: string, read: (taskId: string) => Observable<TaskReply>, options: PollTaskOptions): Observable<TaskEvent> {
-  const { endpoint, poll, deadlineMs = DEFAULTS.taskDeadlineMs, immediate = false, scheduler = asyncScheduler, random = Math.random } = options
-  const retry = { ...DEFAULTS.retry, count: DEFAULTS.pollFailures, ...options.retry }
-  const what = `reply to ${endpoint.resultPath}/{task_id}`
-  return defer(() => {
-    let rank = -1
-    let lastStatus: string | undefined
-    return loop$<TaskReply, TaskEvent>({
-      firstDelay: immediate ? 0 : Math.min(pollDelay(1, poll, random), deadlineMs),
-      attempt: () => read(id),
-      take: (reply, emit) => {
-        const info = reply.task_info
-        if (info.id.toLowerCase() !== id.toLowerCase()) {
-          throw new ValidationError(what, [{ path: 'task_info.id', message: `names task ${info.id}, not ${id}` }], reply)
-        }
-        if (info.status === 'failed') throw new TaskFailedError(id, info.error, endpoint)
-        if (RANK[info.status] > rank) {
-          rank = RANK[info.status]
-          lastStatus = info.status
-          emit(toEvent(id, reply, info, endpoint))
-        }
-        return info.status === 'completed'
-      },
-      again: (answered) => pollDelay(immediate ? answered : answered + 1, poll, random),
-      retry: (error, failures) => (failures <= retry.count && isTransient(error) ? retryWait(error, failures, retry, random) : undefined),
-      fail: (error) => tagTask(error, id, endpoint),
-      deadlineAt: scheduler.now() + deadlineMs,
-      overdue: (lastFailure) => new TaskTimeoutError(id, endpoint, deadlineMs, lastStatus, lastFailure),
-      scheduler,
-    })
-  })
+  return loop$<TaskReply, TaskEvent>(() => new Follow(id, read, options))
+}
+
+/** Follows one task into a sink, with no Observable around it (see `runLoop`). Returns what stops it. */
+export function startFollow(id: string, read: (taskId: string) => Observable<TaskReply>, options: PollTaskOptions, sink: Sink<TaskEvent>): Unsubscribable {
+  return runLoop(new Follow(id, read, options), sink)
+}
+
+/**
+ * The plan of one follow, as an object rather than closures: thousands of
+ * follows may wait at once, and each holds just this and one timer.
+ */
+class Follow implements LoopPlan<TaskReply, TaskEvent> {
+  readonly scheduler: SchedulerLike
+  readonly firstDelay: number
+  readonly deadlineAt: number
+  private readonly deadlineMs: number
+  private readonly random: () => number
+  private readonly retries: RetryOptions & { count: number }
+  private rank = -1
+  private lastStatus: string | undefined
+
+  constructor(
+    private readonly id: string,
+    private readonly read: (taskId: string) => Observable<TaskReply>,
+    private readonly options: PollTaskOptions,
+  ) {
+    const { deadlineMs = DEFAULTS.taskDeadlineMs, scheduler = asyncScheduler, random = Math.random } = options
+    this.scheduler = scheduler
+    this.random = random
+    this.deadlineMs = deadlineMs
+    this.deadlineAt = scheduler.now() + deadlineMs
+    this.retries = { ...DEFAULTS.retry, count: DEFAULTS.pollFailures, ...options.retry }
+    this.firstDelay = options.immediate ? 0 : Math.min(pollDelay(1, options.poll, random), deadlineMs)
+  }
+
+  attempt(): Observable<TaskReply> {
+    return this.read(this.id)
+  }
+
+  take(reply: TaskReply, out: Pick<Observer<TaskEvent>, 'next'>): boolean {
+    const { id, options } = this
+    const info = reply.task_info
+    if (info.id.toLowerCase() !== id.toLowerCase()) {
+      throw new ValidationError(`reply to ${options.endpoint.resultPath}/{task_id}`, [{ path: 'task_info.id', message: `names task ${info.id}, not ${id}` }], reply)
+    }
+    if (info.status === 'failed') throw new TaskFailedError(id, info.error, options.endpoint)
+    // Statuses only move forward: a reply that reports an earlier one is not news.
+    if (RANK[info.status] > this.rank) {
+      this.rank = RANK[info.status]
+      this.lastStatus = info.status
+      out.next(toEvent(id, reply, info, options.endpoint))
+    }
+    return info.status === 'completed'
+  }
+
+  again(answered: number): number {
+    return pollDelay(this.options.immediate ? answered : answered + 1, this.options.poll, this.random)
+  }
+
+  retry(error: unknown, failures: number): number | undefined {
+    return failures <= this.retries.count && isTransient(error) ? retryWait(error, failures, this.retries, this.random) : undefined
+  }
+
+  fail(error: unknown): unknown {
+    return tagTask(error, this.id, this.options.endpoint)
+  }
+
+  overdue(lastFailure: unknown): unknown {
+    return new TaskTimeoutError(this.id, this.options.endpoint, this.deadlineMs, this.lastStatus, lastFailure)
+  }
 }
 
 function toEvent(taskId: string, reply: TaskReply, info: TaskInfo & { status: 'pending' | 'processing' | 'completed' }, endpoint: TaskEndpoint): TaskEvent {

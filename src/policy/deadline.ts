@@ -1,16 +1,13 @@
-import { Observable, type MonoTypeOperatorFunction, type SchedulerLike } from 'rxjs'
+import { Observable, type SchedulerLike } from 'rxjs'
 
 /**
- * Ends the source with `error()` if it has not finished within `ms` of
- * subscription (unsubscribing from it, which aborts its request). Without
- * `ms` the source is returned as it is.
+ * Ends `source` with `error()` if it has not finished within `ms` of
+ * subscription (unsubscribing from it, which aborts its request). The timer
+ * is cleared when the source finishes or is unsubscribed.
  */
-export function deadline<T>(ms: number | undefined, scheduler: SchedulerLike, error: () => unknown): MonoTypeOperatorFunction<T> {
-  if (ms === undefined) return (source) => source
-  return (source) =>
-    new Observable<T>((subscriber) => {
-      const timer = scheduler.schedule(() => subscriber.error(error()), ms)
-      subscriber.add(timer)
-      subscriber.add(source.subscribe(subscriber))
-    })
+export function deadline<T>(source: Observable<T>, ms: number, scheduler: SchedulerLike, error: () => unknown): Observable<T> {
+  return new Observable<T>((subscriber) => {
+    subscriber.add(scheduler.schedule(() => subscriber.error(error()), ms))
+    subscriber.add(source.subscribe(subscriber))
+  })
 }

@@ -1,4 +1,4 @@
-import { map, type Observable } from 'rxjs'
+import type { Observable } from 'rxjs'
 import { json$ } from '../transport/json$.js'
 import type { Connection, RequestSpec } from '../transport/types.js'
 import { loop$ } from './loop.js'
@@ -19,11 +19,11 @@ export function request$<T>(
   retry: RetryRule,
   fail?: (error: unknown) => unknown,
 ): Observable<T> {
-  return loop$<T, T>({
-    attempt: () => json$(conn, spec).pipe(map(decode)),
-    take: (value, emit) => (emit(value), true),
+  return loop$<T, T>(() => ({
+    attempt: () => json$(conn, spec, decode),
+    take: (value, out) => (out.next(value), true),
     retry,
     ...(fail ? { fail } : {}),
     scheduler: conn.scheduler,
-  })
+  }))
 }

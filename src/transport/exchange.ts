@@ -19,7 +19,7 @@ export async function open(conn: Connection, spec: RequestSpec, accept: string, 
   if (spec.body !== undefined) headers['content-type'] = 'application/json'
   let res: TransportResponse
   try {
-    res = await conn.transport({ method: spec.method, url: conn.baseUrl + spec.path, headers, body: spec.body, signal })
+    res = await conn.transport({ method: spec.method, url: conn.baseUrl + spec.path, headers, body: spec.body, signal, stream: accept === 'text/event-stream' })
   } catch (err) {
     throw connectionError(spec, err, false)
   }

@@ -6,7 +6,8 @@ import { open, pathOnly, readText } from './exchange.js'
 import type { Connection, RequestSpec } from './types.js'
 
 /**
- * One request whose reply is a JSON document: emits the parsed value, then
+ * One request whose reply is a JSON document: emits the parsed value,
+ * passed through `decode` (a validator; what it throws is the error), then
  * completes. Cold: each subscription sends the request anew; unsubscribing
  * aborts it at any stage. No retries (the policy layer decides those).
  *
@@ -15,8 +16,8 @@ import type { Connection, RequestSpec } from './types.js'
  * `PayloadTooLargeError` (a body over `maxBodyBytes`), and
  * {@link ValidationError} for a 2xx body that is not JSON (or an HTML page).
  */
-export function json$(conn: Connection, spec: RequestSpec): Observable<unknown> {
-  return new Observable<unknown>((subscriber) => {
+export function json$<T = unknown>(conn: Connection, spec: RequestSpec, decode: (json: unknown) => T = (json) => json as T): Observable<T> {
+  return new Observable<T>((subscriber) => {
     const abort = new AbortSwitch()
     let finished = false
     const timer = conn.scheduler.schedule(() => {
@@ -29,7 +30,7 @@ export function json$(conn: Connection, spec: RequestSpec): Observable<unknown> 
       .then(async (res) => {
         const text = await readText(res, spec, conn.maxBodyBytes)
         if (finished) return
-        const value = parseJson(text, spec, res.header('content-type'))
+        const value = decode(parseJson(text, spec, res.header('content-type')))
         finished = true
         timer.unsubscribe()
         subscriber.next(value)

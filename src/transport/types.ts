@@ -9,6 +9,8 @@ export interface TransportRequest {
   readonly body?: string | undefined
   /** Aborts the request at any stage, the body included. */
   readonly signal: AbortSignalLike
+  /** The reply is a long-lived stream (server-sent events), not one document. */
+  readonly stream?: boolean
 }
 
 /** The reply: the status and headers at once, the body as it arrives. */

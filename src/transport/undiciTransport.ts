@@ -3,22 +3,29 @@ import type { Transport, TransportResponse } from './types.js'
 
 /** Options of the Node transport. */
 export interface UndiciTransportOptions {
-  /** Most connections open to the gateway at once; further requests wait for one. Default: no limit. */
+  /** Most connections open at once for JSON requests (further ones wait for one). Streams are not counted. Default 128. */
   readonly maxConnections?: number | undefined
-  /** An undici dispatcher (`Agent`, `Pool`, `ProxyAgent`, `MockAgent`) to send through instead. */
+  /** An undici dispatcher (`Agent`, `Pool`, `ProxyAgent`, `MockAgent`) to send everything through instead. */
   readonly dispatcher?: Dispatcher | undefined
 }
 
+/** Connections for JSON requests, by default: enough to keep thousands of polls moving, few enough to stay cheap. */
+const JSON_CONNECTIONS = 128
+
 /**
- * The Node transport: undici's `request` over one pooled keep-alive `Agent`
- * per client, several times faster than the global `fetch`. By default the
- * number of connections is not capped, so a long-lived stream never makes
- * the next request wait behind it; idle pooled sockets do not keep the
- * process alive.
+ * The Node transport: undici's `request` over pooled keep-alive
+ * connections, several times faster than the global \`fetch\`. Two pools:
+ * JSON requests share at most `maxConnections` connections, so 10,000 task
+ * polls due at once do not open 10,000 sockets; streams have a pool of
+ * their own with no limit, so a long-lived stream never makes another wait.
+ * Idle pooled sockets do not keep the process alive.
  */
-export function undiciTransport({ maxConnections, dispatcher }: UndiciTransportOptions = {}): Transport {
-  const agent = dispatcher ?? new Agent({ keepAliveTimeout: 10_000, ...(maxConnections ? { connections: maxConnections } : {}) })
-  return async ({ method, url, headers, body, signal }): Promise<TransportResponse> => {
+export function undiciTransport({ maxConnections = JSON_CONNECTIONS, dispatcher }: UndiciTransportOptions = {}): Transport {
+  const json = dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: maxConnections })
+  let streams: Dispatcher | undefined = dispatcher
+  return async ({ method, url, headers, body, signal, stream }): Promise<TransportResponse> => {
+    // Made on first use: an app that never streams holds no second pool.
+    const agent = stream ? (streams ??= new Agent({ keepAliveTimeout: 10_000 })) : json
     // undici takes any EventTarget-like signal.
     const res = await request(url, { method, headers, body, signal: signal as AbortSignal, dispatcher: agent })
     return {

@@ -153,10 +153,21 @@ function compilePipe([base, ...actions]: readonly Node[]): FastCheck | undefined
     if (action.kind === 'metadata') continue
     const rule = action.kind === 'validation' ? compileAction(action) : action.kind === 'schema' ? compile(action) : undefined
     if (!rule) return undefined
-    rules.push(rule)
+    // `integer` implies `number` (a NaN is not an integer): one check does for both.
+    if (action.type === 'integer' && rules.length === 1 && base?.type === 'number') rules[0] = rule
+    else rules.push(rule)
   }
+  return all(rules)
+}
+
+/** One check that passes when every check passes, with no loop for the usual one to three. */
+function all(checks: FastCheck[]): FastCheck {
+  const [a, b, c] = checks as [FastCheck, FastCheck?, FastCheck?]
+  if (checks.length === 1) return a
+  if (checks.length === 2) return (value) => a(value) && b!(value)
+  if (checks.length === 3) return (value) => a(value) && b!(value) && c!(value)
   return (value) => {
-    for (let i = 0; i < rules.length; i++) if (!rules[i]!(value)) return false
+    for (let i = 0; i < checks.length; i++) if (!checks[i]!(value)) return false
     return true
   }
 }

@@ -1,6 +1,4 @@
-import * as v from 'valibot'
 import { InvalidRequestError } from '../errors/InvalidRequestError.js'
-import { TaskIdSchema } from './task.js'
 
 /**
  * Checks an id that will become a path segment: non-empty, at most 256
@@ -18,8 +16,10 @@ export function checkIdSegment(id: unknown, field: string): string {
 /** The shape of an id that may become a path segment. */
 export const ID_SEGMENT = /^[\w.:-]{1,256}$/
 
-/** Checks a task id, a UUID, before it becomes a path segment. */
-export function checkTaskId(id: unknown): string {
-  if (!v.is(TaskIdSchema, id)) throw new InvalidRequestError([{ path: 'taskId', message: `must be a UUID (got ${JSON.stringify(id)})` }])
-  return id
+/** Checks a duration option: an integer of milliseconds a timer can hold. */
+export function checkDelay(ms: unknown, field: string): number {
+  if (!(typeof ms === 'number' && Number.isInteger(ms) && ms >= 1 && ms <= 2 ** 31 - 1)) {
+    throw new InvalidRequestError([{ path: field, message: `must be an integer of milliseconds from 1 to 2147483647 (got ${String(ms)})` }])
+  }
+  return ms
 }

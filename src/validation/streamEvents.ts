@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { ContentPartSchema, OutputItemSchema, ResponseSchema } from './response.js'
 import { parsePayload } from './check.js'
+import { compileCheck } from './fastCheck.js'
 
 // One schema per event type, looked up by the event's `type` in O(1): a
 // stream carries tens of thousands of deltas, so no event is tried against
@@ -121,12 +122,34 @@ export function streamEventSchema(type: string): v.GenericSchema<unknown, unknow
   return Object.hasOwn(schemas, type) ? schemas[type as KnownType] : UnknownEvent
 }
 
+/** Validates one payload against one schema: the derived no-copy check first, valibot when it refuses. */
+function decoderFor(schema: v.GenericSchema<unknown, unknown>): (json: unknown) => ResponseStreamEvent {
+  const check = compileCheck(schema)
+  return (json) => (check?.(json) ? (json as ResponseStreamEvent) : (parsePayload(schema, json, 'stream event') as ResponseStreamEvent))
+}
+
+// A stream carries tens of thousands of deltas: each event finds its decoder
+// in one Map lookup. Only known types are kept, so a server that invents
+// types cannot grow the map.
+const decoders = new Map<string, (json: unknown) => ResponseStreamEvent>()
+const decodeUnknown = /* @__PURE__ */ decoderFor(UnknownEvent)
+
 /**
  * Validates one parsed stream payload against the schema of its `type`.
  * Unknown types pass through with only `type` checked.
  */
 export function parseStreamEvent(json: unknown): ResponseStreamEvent {
   const type = (json as { type?: unknown } | null)?.type
-  const schema = typeof type === 'string' ? streamEventSchema(type) : UnknownEvent
-  return parsePayload(schema, json, 'stream event') as ResponseStreamEvent
+  // Deltas come in long runs: comparing with the last type is cheaper than hashing it.
+  if (type === lastType) return lastDecode(json)
+  let decode = typeof type === 'string' ? decoders.get(type) : undefined
+  if (!decode) {
+    if (typeof type !== 'string' || !Object.hasOwn(schemas, type)) return decodeUnknown(json)
+    decoders.set(type, (decode = decoderFor(schemas[type as KnownType])))
+  }
+  lastType = type
+  lastDecode = decode
+  return decode(json)
 }
+let lastType: unknown
+let lastDecode: (json: unknown) => ResponseStreamEvent = decodeUnknown

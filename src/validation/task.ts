@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { NEWER_TASK_STATUS, TASK_STATUSES, type TaskStatus } from '../contract/status.js'
+import { InvalidRequestError } from '../errors/InvalidRequestError.js'
 
 export type { TaskStatus } from '../contract/status.js'
 
@@ -61,3 +62,9 @@ export type TaskError = v.InferOutput<typeof TaskErrorSchema>
 export type TaskCreated = v.InferOutput<typeof TaskCreatedSchema>
 /** A task result reply; `videos` or `images` holds the URLs once completed. */
 export type TaskReply = v.InferOutput<(typeof TaskReplySchemas)['video']>
+
+/** Checks a task id, a UUID, before it becomes a path segment. */
+export function checkTaskId(id: unknown): string {
+  if (!v.is(TaskIdSchema, id)) throw new InvalidRequestError([{ path: 'taskId', message: `must be a UUID (got ${JSON.stringify(id)})` }])
+  return id
+}
