@@ -1,7 +1,21 @@
-// Browser bundle: esbuild, minified, gzipped, of the same small app written with
-// rxgate (streamed response, then a video task) and with openai (responses only).
+// Browser bundles: esbuild, minified, gzipped, of the same small apps, built
+// the same way for every library (esbuild's defaults for the browser):
+//   rxgate-app         streams a response to the page, then renders it as a video
+//   rxgate-stream-app  the text part alone
+//   rxjs-baseline-app  the rxjs such an app already has (Observable, map, switchMap, share):
+//                      rxgate's marginal size is the app's size minus this
+//   openai, AI SDK, TanStack AI apps: the text part with each (none has video tasks)
 import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
+
+const APPS = {
+  rxgate: './apps/rxgate-app.mjs',
+  rxgateStream: './apps/rxgate-stream-app.mjs',
+  rxjsBaseline: './apps/rxjs-baseline-app.mjs',
+  openai: './apps/openai-app.mjs',
+  'AI SDK': './apps/ai-sdk-app.mjs',
+  'TanStack AI': './apps/tanstack-app.mjs',
+}
 
 async function size(entry) {
   const result = await build({
@@ -19,5 +33,7 @@ async function size(entry) {
 }
 
 export async function bundleBench() {
-  return { rxgate: await size('./apps/rxgate-app.mjs'), openai: await size('./apps/openai-app.mjs') }
+  const sizes = {}
+  for (const [name, entry] of Object.entries(APPS)) sizes[name] = await size(entry)
+  return { ...sizes, marginal: sizes.rxgate.gzipped - sizes.rxjsBaseline.gzipped }
 }

@@ -1,13 +1,21 @@
 /**
- * Runs each contender once to warm up, then `rounds` rounds of all of them in
- * turn (so drift of a shared machine hits all alike), and returns the median
- * of each one's results.
+ * Runs each contender once to warm up, then `rounds` rounds of all of them
+ * in turn (so drift of a shared machine hits all alike). Returns each one's
+ * results in round order.
  */
 export async function interleave(contenders, rounds) {
   for (const run of Object.values(contenders)) await run()
   const results = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]))
   for (let i = 0; i < rounds; i++) for (const [name, run] of Object.entries(contenders)) results[name].push(await run())
-  return Object.fromEntries(Object.entries(results).map(([name, list]) => [name, list.sort((a, b) => a - b)[Math.floor(list.length / 2)]]))
+  return results
+}
+
+export const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]
+
+/** Per-round ratios of `a` to `b` (same rounds): median, min and max. */
+export function ratios(a, b) {
+  const r = a.map((x, i) => x / b[i])
+  return { median: median(r), min: Math.min(...r), max: Math.max(...r) }
 }
 
 /** Times one run of `fn` and returns `count / seconds`. */
@@ -30,4 +38,6 @@ export async function pool(total, concurrency, call) {
 }
 
 export const fmt = (n) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2))
-export const ratio = (a, b) => `${(a / b).toFixed(2)}×`
+export const x = (n) => `${n.toFixed(2)}×`
+/** `0.91× (0.88–0.93)`: a ratio's median with its min–max over the rounds. */
+export const span = (r) => `${r.median.toFixed(2)}× (${r.min.toFixed(2)}–${r.max.toFixed(2)})`

@@ -2,16 +2,56 @@ import { describe, expect, it } from 'vitest'
 // @ts-expect-error: the benchmarks are plain ES modules without types.
 import { renderTable, runAll } from '../bench/run.mjs'
 
-// A tiny run of every benchmark, so the scripts keep working; goals are
-// judged only by `npm run bench` at full size.
+interface Row {
+  name: string
+  measured: string
+  ratios: string
+  goal: string
+  met: boolean
+  data: Record<string, any>
+}
+
+// A tiny run of every benchmark, so the scripts keep working and their
+// contenders keep doing the same work (each throws if it reads a different
+// text). Speed goals are judged only by `npm run bench` at full size; what
+// must hold at any size is asserted here.
 describe('npm run bench, tiny', () => {
-  it('runs all five benchmarks and renders their rows', async () => {
-    const rows: Array<{ name: string; measured: string; ratios: string }> = await runAll({ tiny: true })
-    expect(rows).toHaveLength(5)
-    for (const row of rows) {
-      expect(row.measured).toMatch(/\d/)
-      expect(row.measured).not.toMatch(/NaN|Infinity|undefined/)
+  it('runs every row; what holds at any size holds', async () => {
+    const rows: Row[] = await runAll({ tiny: true })
+    expect(rows.map((r) => r.name.split(' (')[0])).toEqual([
+      'SSE throughput',
+      'Time to first delta',
+      'Non-stream create',
+      'Browser bundle',
+      'Open streams',
+      'Many tasks',
+      'Polling cost',
+      'Faults',
+    ])
+    const [sse, first, create, bundle, open, tasks, polling, faults] = rows.map((r) => r.data)
+    for (const r of [sse.floor, create.floor, ...Object.values(sse.peers), ...Object.values(create.peers)] as { median: number }[]) {
+      expect(r.median).toBeGreaterThan(0)
+      expect(Number.isFinite(r.median)).toBe(true)
     }
-    expect(renderTable(rows).split('\n')).toHaveLength(7)
-  }, 60_000)
+    expect(Object.keys(sse.peers)).toEqual(['openai', 'AI SDK', 'TanStack AI'])
+    expect(Object.keys(first)).toEqual(['floor', 'rxgate', 'openai', 'AI SDK', 'TanStack AI'])
+    expect(bundle.rxgateStream.gzipped).toBeLessThan(bundle.rxgate.gzipped) // the stream-only app leaves the task code out
+    expect(open.rxgateOpen).toBe(open.streams)
+    expect(open.floorOpen).toBe(open.streams)
+    expect(tasks.timersPerTask).toBe(1)
+    expect(tasks.timersLeft).toBe(0)
+    expect(polling['fixed 10 s'].requests).toBe(30)
+    for (const run of [faults.ignoring, faults.honouring]) {
+      expect(run.terminal).toBe(run.tasks)
+      expect(run.lost).toBe(0)
+      expect(run.duplicated).toBe(0)
+      expect(run.abandoned).toBe(0)
+      expect(run.faulted).toBeGreaterThan(0)
+    }
+    expect(faults.honouring.ambiguous).toBe(0)
+    for (const r of rows) expect(typeof r.met).toBe('boolean')
+    const table = renderTable(rows).split('\n')
+    expect(table).toHaveLength(rows.length + 2)
+    expect(table[2]).toMatch(/^\| SSE throughput .*\| (yes|\*\*no\*\*) \|$/)
+  }, 120_000)
 })

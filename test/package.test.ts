@@ -1,12 +1,31 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
+import { build } from 'esbuild'
 import { describe, expect, it } from 'vitest'
 
 // `npm test` builds first, so these read the package as users get it, by its
 // own name through the `exports` map.
 const root = new URL('..', import.meta.url).pathname
 const node = (args: string[]) => execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8' }).trim()
-const NAMES = ['createGateway', 'textDeltas', 'outputText', 'finalResponse', 'taskUrls', 'pollTask', 'backoff', 'taskEndpoint', 'HttpError', 'GatewayError']
+const NAMES = ['createClient', 'responses$', 'textToVideo$', 'task$', 'createGateway', 'textDeltas', 'outputText', 'pollTask', 'backoff', 'isHttpError', 'GatewayError']
+
+/** The package files whose code ends up in an app's bundle when it imports `code` from 'rxgate' (the browser condition by default). */
+async function modulesOf(code: string, platform: 'browser' | 'node' = 'browser'): Promise<string[]> {
+  const result = await build({
+    stdin: { contents: code, resolveDir: root, loader: 'js' },
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform,
+    metafile: true,
+    logLevel: 'silent',
+    external: platform === 'node' ? ['rxjs', 'valibot', 'undici', 'eventsource-parser'] : ['rxjs'],
+  })
+  const [output] = Object.values(result.metafile.outputs)
+  return Object.entries(output!.inputs)
+    .filter(([, input]) => input.bytesInOutput > 0)
+    .map(([file]) => file)
+}
 
 describe('the built package', () => {
   it('imports from ESM', () => {
@@ -14,9 +33,16 @@ describe('the built package', () => {
     expect(out).toBe('ok 6')
   })
 
-  it('requires from CommonJS, with the same error classes working', () => {
-    const out = node(['-e', `const m = require('rxgate'); const e = new m.HttpError({ method: 'GET', path: '/x', status: 429, body: '' }); console.log(${JSON.stringify(NAMES)}.filter((n) => !m[n]).join(',') || 'ok', e instanceof m.GatewayError, e.kind)`])
-    expect(out).toBe('ok true rate_limit')
+  it('requires from CommonJS, and the guards recognise errors made by the other copy', () => {
+    const out = node([
+      '--input-type=module',
+      '-e',
+      `import { createRequire } from 'node:module'; import * as esm from 'rxgate'
+       const cjs = createRequire(import.meta.url)('rxgate')
+       const e = new cjs.HttpError({ method: 'GET', path: '/x', status: 429, body: '' })
+       console.log(${JSON.stringify(NAMES)}.filter((n) => !cjs[n]).join(',') || 'ok', e instanceof esm.HttpError, esm.isHttpError(e), esm.isGatewayError(e), e.kind)`,
+    ])
+    expect(out).toBe('ok false true true rate_limit')
   })
 
   it('exports the simulator at rxgate/sim from both', () => {
@@ -24,9 +50,28 @@ describe('the built package', () => {
     expect(node(['-e', "console.log(typeof require('rxgate/sim').startSimulator)"])).toBe('function')
   })
 
-  it('ships types for both and a browser build without undici', () => {
-    for (const file of ['index.d.ts', 'index.d.cts', 'sim.d.ts', 'browser/index.js', 'cli.js']) expect(existsSync(`${root}dist/${file}`)).toBe(true)
-    expect(readFileSync(`${root}dist/browser/index.js`, 'utf8')).not.toContain('undici')
-    expect(readFileSync(`${root}dist/index.js`, 'utf8')).toContain('undici')
+  it('ships types for both module systems and the CLI', () => {
+    for (const file of ['index.d.ts', 'index.d.cts', 'sim.d.ts', 'sim.d.cts', 'cli.js', 'browser/index.js']) expect(existsSync(`${root}dist/${file}`), file).toBe(true)
+  })
+
+  it('gives a browser bundle without undici, and a Node one with it', async () => {
+    const app = "import { createClient, responses$ } from 'rxgate'; console.log(createClient, responses$)"
+    expect((await modulesOf(app)).filter((f) => /undici/.test(f))).toEqual([])
+    expect((await modulesOf(app)).some((f) => f.includes('dist/browser/'))).toBe(true)
+    expect((await modulesOf(app, 'node')).some((f) => /transport\/undiciTransport\.js$/.test(f))).toBe(true)
+  })
+
+  it('tree-shakes: an app importing only responses$ carries no task code and no text-to-video rules', async () => {
+    const files = await modulesOf("import { createClient, responses$ } from 'rxgate'; console.log(createClient, responses$)")
+    expect(files.some((f) => f.endsWith('responses$.js'))).toBe(true)
+    for (const unit of ['tasks$.js', 'validation/task.js', 'validation/textToVideoRequest.js', 'operators/pollTask.js', 'endpoints.js', 'gateway.js']) {
+      expect(files.filter((f) => f.endsWith(unit)), unit).toEqual([])
+    }
+  })
+
+  it('and an app importing only textToVideo$ carries no stream event schemas', async () => {
+    const files = await modulesOf("import { createClient, textToVideo$ } from 'rxgate'; console.log(createClient, textToVideo$)")
+    expect(files.some((f) => f.endsWith('tasks$.js'))).toBe(true)
+    for (const unit of ['responses$.js', 'validation/streamEvents.js', 'streams/sse$.js']) expect(files.filter((f) => f.endsWith(unit)), unit).toEqual([])
   })
 })

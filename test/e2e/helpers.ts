@@ -3,6 +3,7 @@ import { lastValueFrom, toArray, type Observable, type Subscription } from 'rxjs
 import { afterEach } from 'vitest'
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/index.js'
 import { startSimulator, type Simulator, type SimulatorOptions, type SimRequestLog } from '../../src/sim/index.js'
+import { VirtualClock } from '../helpers/clock.js'
 
 const running: Simulator[] = []
 const subscriptions: Subscription[] = []
@@ -24,12 +25,6 @@ export const FROZEN = { pendingMs: 30_000, processingMs: 150_000 } as const
 
 /** Task polling fast enough for the simulator: every 30 ms, no jitter. */
 export const FAST_TASK_POLL = { initialDelayMs: 30, factor: 1, maxDelayMs: 30, jitter: 0 } as const
-
-/** Both transports: the default (undici) and an injected WHATWG fetch. */
-export const TRANSPORTS: { name: string; options: Partial<GatewayOptions> }[] = [
-  { name: 'undici (default)', options: {} },
-  { name: 'fetch', options: { fetch: (input, init) => globalThis.fetch(input, init) } },
-]
 
 /** A gateway on the simulator, with short retry waits so faults do not slow the tests down. */
 export function gatewayFor(sim: Pick<Simulator, 'url' | 'apiKey'>, options: Partial<GatewayOptions> = {}): Gateway {
@@ -78,7 +73,14 @@ export function call(sim: Simulator, path: string, init: { method?: string; body
   })
 }
 
-/** Waits `ms` of real time (only to prove that nothing happens in that time). */
-export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+/**
+ * A gateway on the simulator whose timers (polls, retries, timeouts) run on a
+ * virtual clock: time moves only when the test advances it, and `clock.pending`
+ * shows whether anything is still scheduled.
+ */
+export function clockedGatewayFor(sim: Pick<Simulator, 'url' | 'apiKey'>, options: Partial<GatewayOptions> = {}): { gateway: Gateway; clock: VirtualClock } {
+  const clock = new VirtualClock()
+  return { gateway: gatewayFor(sim, { scheduler: clock, ...options }), clock }
+}
 
 export const MODEL = 'gpt-4.1-mini'

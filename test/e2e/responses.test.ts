@@ -1,13 +1,14 @@
 import { firstValueFrom } from 'rxjs'
 import { describe, expect, it, vi } from 'vitest'
 import { finalResponse, outputText, textDeltas, type Response, type ResponseStreamEvent } from '../../src/index.js'
-import { all, FROZEN, gatewayFor, MODEL, observe, pause, requestsTo, simulator, TRANSPORTS } from './helpers.js'
+import { all, clockedGatewayFor, FROZEN, gatewayFor, MODEL, observe, requestsTo, simulator } from './helpers.js'
 
 const RESPONSES = '/vendors/vendor-a/v1/responses'
 const seqOf = (events: readonly ResponseStreamEvent[]) => events.map((e) => e.sequence_number)
 const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i)
 
-describe.each(TRANSPORTS)('responses end to end over $name', ({ options }) => {
+describe('responses end to end', () => {
+  const options = {}
   it('single: one completed Response whose text and usage add up', async () => {
     const sim = await simulator()
     const gateway = gatewayFor(sim, options)
@@ -70,25 +71,27 @@ describe.each(TRANSPORTS)('responses end to end over $name', ({ options }) => {
     expect(text(b)).toBe(text(a))
   })
 
-  it('background: polls GET {id} and emits queued, in_progress, completed once each', async () => {
+  it('background: polls GET {id} and emits queued, in_progress, completed once each, then stops polling', async () => {
     const sim = await simulator({ timeScale: FROZEN })
-    const gateway = gatewayFor(sim, options)
+    const { gateway, clock } = clockedGatewayFor(sim)
     const o = observe(gateway.responses$({ model: MODEL, input: 'background please', background: true, store: true }))
     await vi.waitFor(() => expect(o.values.map((r) => r.status)).toEqual(['queued']))
     const id = o.values[0]!.id
-    // Let it be polled a few times while queued: no duplicate snapshot is emitted.
-    await vi.waitFor(() => expect(requestsTo(sim, 'GET', `${RESPONSES}/${id}`).length).toBeGreaterThanOrEqual(3))
+    const polls = () => requestsTo(sim, 'GET', `${RESPONSES}/${id}`).length
+    // Polled three times while queued: no duplicate snapshot is emitted.
+    await clock.runUntil(() => polls() === 3)
+    expect(o.values.map((r) => r.status)).toEqual(['queued'])
     sim.advanceTime(FROZEN.pendingMs)
-    await vi.waitFor(() => expect(o.values.map((r) => r.status)).toEqual(['queued', 'in_progress']))
+    await clock.runUntil(() => o.values.length === 2)
+    expect(o.values.map((r) => r.status)).toEqual(['queued', 'in_progress'])
     sim.advanceTime(FROZEN.processingMs)
+    await clock.runUntil(() => o.completed || o.error !== undefined)
     const outcome = await o.done
     expect(outcome.error).toBeUndefined()
     expect(outcome.values.map((r) => r.status)).toEqual(['queued', 'in_progress', 'completed'])
     expect(outcome.values.every((r) => r.id === id)).toBe(true)
     expect(outcome.values[2]!.output_text).toBeTruthy()
-    const polls = requestsTo(sim, 'GET', `${RESPONSES}/${id}`).length
-    await pause(100) // five poll intervals
-    expect(requestsTo(sim, 'GET', `${RESPONSES}/${id}`)).toHaveLength(polls) // polling stopped at the final status
+    expect(clock.pending).toBe(0) // polling stopped at the final status
   })
 
   it('background stream: includes response.queued and the same text', async () => {
