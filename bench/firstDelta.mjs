@@ -7,7 +7,7 @@ import { Agent, request } from 'undici'
 import { createClient, responses$ } from '../dist/index.js'
 import { median } from './measure.mjs'
 import { streamPeers } from './peers.mjs'
-import { sseBody, startSseServer } from './sseServer.mjs'
+import { BODY, HEADERS, sseBody, startSseServer } from './sseServer.mjs'
 
 const timeToFirst = async (read) => {
   const started = performance.now()
@@ -26,7 +26,7 @@ export async function firstDeltaBench({ calls = 300 } = {}) {
   const peers = streamPeers(server.url)
   const contenders = {
     floor: async (onDelta) => {
-      const res = await request(`${server.url}/vendors/vendor-a/v1/responses`, { method: 'POST', body: '{}', dispatcher: agent })
+      const res = await request(`${server.url}/vendors/vendor-a/v1/responses`, { method: 'POST', headers: HEADERS, body: BODY, dispatcher: agent })
       const decoder = new TextDecoder()
       const parser = createParser({
         onEvent: (e) => {

@@ -9,7 +9,7 @@ import { Agent, request } from 'undici'
 import { createClient, outputText, responses$ } from '../dist/index.js'
 import { interleave, rate, ratios } from './measure.mjs'
 import { streamPeers } from './peers.mjs'
-import { sseBody, startSseServer } from './sseServer.mjs'
+import { BODY, HEADERS, sseBody, startSseServer } from './sseServer.mjs'
 
 export async function sseBench({ deltas = 100_000, rounds = 5 } = {}) {
   const { body, text, events } = sseBody(deltas)
@@ -22,7 +22,7 @@ export async function sseBench({ deltas = 100_000, rounds = 5 } = {}) {
   const contenders = {
     floor: () =>
       rate(events, async () => {
-        const res = await request(`${server.url}/vendors/vendor-a/v1/responses`, { method: 'POST', body: '{}', dispatcher: agent })
+        const res = await request(`${server.url}/vendors/vendor-a/v1/responses`, { method: 'POST', headers: HEADERS, body: BODY, dispatcher: agent })
         let got = ''
         const decoder = new TextDecoder()
         const parser = createParser({

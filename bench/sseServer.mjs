@@ -1,5 +1,9 @@
 import { createServer } from 'node:http'
 
+/** What the floor sends, as any client must: the same headers and body as rxgate's streamed call. */
+export const HEADERS = { authorization: 'Bearer bench-key', 'content-type': 'application/json', accept: 'text/event-stream' }
+export const BODY = JSON.stringify({ model: 'm', input: 'x', stream: true })
+
 /** Builds the whole SSE body once: lifecycle events around `count` text deltas. */
 export function sseBody(count) {
   const lines = []

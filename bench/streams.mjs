@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { createParser } from 'eventsource-parser'
 import { Agent, request } from 'undici'
 import { createClient, responses$ } from '../dist/index.js'
+import { BODY, HEADERS } from './sseServer.mjs'
 
 const gc = globalThis.gc ?? (() => {})
 const heap = () => (gc(), gc(), process.memoryUsage().heapUsed)
@@ -30,7 +31,7 @@ export async function streamsBench({ streams = 10_000 } = {}) {
     for (let i = 0; i < streams; i++) {
       const controller = new AbortController()
       controllers.push(controller)
-      request(`${base}/vendors/vendor-a/v1/responses`, { method: 'POST', body: '{}', dispatcher: agent, signal: controller.signal })
+      request(`${base}/vendors/vendor-a/v1/responses`, { method: 'POST', headers: HEADERS, body: BODY, dispatcher: agent, signal: controller.signal })
         .then(async (res) => {
           const decoder = new TextDecoder()
           const parser = createParser({ onEvent: (e) => JSON.parse(e.data) && firstEvents++ })

@@ -4,7 +4,9 @@ import { InvalidRequestError, type RequestIssue } from './errors/InvalidRequestE
 import { redactError } from './errors/redact.js'
 import { DEFAULTS, type PollDelayOptions, type RetryOptions } from './policy/defaults.js'
 import type { RetryPolicy } from './policy/rules.js'
+import { Budget } from './policy/budget.js'
 import { MAX_TIMER_MS } from './policy/delays.js'
+import { observedGate, type ClientHooks } from './hooks.js'
 import { defaultTransport } from './transport/defaultTransport.js'
 import { fetchTransport } from './transport/fetchTransport.js'
 import type { Connection, Transport } from './transport/types.js'
@@ -61,6 +63,20 @@ export interface ClientOptions {
   readonly taskPoll?: PollDelayOptions
   /** Deadline of following a task, after which `TaskTimeoutError` is raised. Default 900,000 ms (15 minutes). */
   readonly taskDeadlineMs?: number
+  /**
+   * Most requests in flight at once for the whole client (a stream counts
+   * until it ends); the others wait their turn, first come, first served, so
+   * thousands of task polls share it fairly. Default: no limit.
+   */
+  readonly maxConcurrency?: number
+  /**
+   * After a 429 rate limit, every request of the client waits out its
+   * `Retry-After` (or a growing backoff, at most `retry.maxRetryAfterMs`) and
+   * fewer go at once, growing back one success at a time. Default true.
+   */
+  readonly adaptToRateLimits?: boolean
+  /** Observers of every request, response and token usage (logs, metrics, traces); they never see the key. */
+  readonly hooks?: ClientHooks
   /** Scheduler of every timer (timeouts, retries, polls); inject a virtual one in tests. */
   readonly scheduler?: SchedulerLike
 }
@@ -72,6 +88,7 @@ export interface ClientOptions {
  * logging a client does not print it.
  */
 export interface Client extends Connection, RetryPolicy {
+  readonly hooks?: ClientHooks | undefined
   readonly responsesPath: string
   readonly responsePoll: Required<PollDelayOptions>
   readonly resumeAttempts: number
@@ -121,6 +138,7 @@ export function createClient(options: ClientOptions): Client {
   const maxEventBytes = positive('maxEventBytes', DEFAULTS.maxEventBytes, Number.MAX_SAFE_INTEGER)
   const taskDeadlineMs = positive('taskDeadlineMs', DEFAULTS.taskDeadlineMs)
   if (options?.maxConnections !== undefined) positive('maxConnections', 1, 1_000_000)
+  const maxConcurrency = options?.maxConcurrency === undefined ? Number.POSITIVE_INFINITY : positive('maxConcurrency', 1, 1_000_000)
   if (issues.length > 0) throw new InvalidRequestError(issues, 'client options')
 
   const secret = key || undefined
@@ -129,13 +147,23 @@ export function createClient(options: ClientOptions): Client {
   if (secret) headers.authorization = `Bearer ${secret}`
   else delete headers.authorization
   const retry: Client['retry'] = options.retry === false ? false : { ...DEFAULTS.retry, ...options.retry }
+  const scheduler = options.scheduler ?? asyncScheduler
+  const adaptive = options.adaptToRateLimits !== false
+  const budget =
+    adaptive || maxConcurrency !== Number.POSITIVE_INFINITY
+      ? new Budget({ maxConcurrency, adaptive, maxPauseMs: (retry || DEFAULTS.retry).maxRetryAfterMs, scheduler })
+      : undefined
+  const { hooks } = options
+  const gate = hooks && (hooks.onRequest || hooks.onResponse) ? observedGate(hooks, key || undefined, budget) : budget
   const client = {
     baseUrl: baseUrl.replace(/\/+$/, ''),
     transport: options.transport ?? (options.fetch ? fetchTransport(options.fetch) : defaultTransport({ maxConnections: options.maxConnections })),
     timeoutMs,
     maxBodyBytes,
     maxEventBytes,
-    scheduler: options.scheduler ?? asyncScheduler,
+    scheduler,
+    gate,
+    hooks,
     retry,
     idempotentCreate: options.idempotentCreate === true,
     responsesPath: options.responsesPath ?? DEFAULTS.responsesPath,

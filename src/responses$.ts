@@ -15,6 +15,7 @@ import { createRule, readRule, type RetryPolicy } from './policy/rules.js'
 import { sse$ } from './streams/sse$.js'
 import { json$ } from './transport/json$.js'
 import type { RequestSpec } from './transport/types.js'
+import { recordUsage } from './usage.js'
 import { parsePayload, serializeRequest } from './validation/check.js'
 import { checkDelay, checkIdSegment } from './validation/paths.js'
 import { isTerminalStatus, ResponseSchema, type Response } from './validation/response.js'
@@ -84,10 +85,10 @@ export function responses$<S extends boolean | null | undefined = undefined>(
       headers: { 'idempotency-key': options.idempotencyKey ?? newIdempotencyKey() },
     }
     const created$: Observable<ResponseStreamEvent | Response> = body.stream
-      ? stream$(client, spec, { resumable: body.background === true, started: false })
+      ? stream$(client, spec, { resumable: body.background === true, started: false, counts: true })
       : body.background
         ? background$(client, spec)
-        : request$(client, spec, toFinished, createRule(client))
+        : request$(client, spec, (json) => counted(client, toFinished(json)), createRule(client))
     return withDeadline(created$, client, options.deadlineMs, client.responsesPath)
   }) as Observable<ResponseOutput<S>>
 }
@@ -147,19 +148,23 @@ interface StreamState {
   last?: number | undefined
   /** An event came without a sequence number: a replay could not be told apart from new events. */
   unnumbered?: boolean
+  /** The stream is of a response this client created: its usage counts in the client's totals. */
+  readonly counts?: boolean
 }
 
 function stream$(client: Client, first: RequestSpec, state: StreamState): Observable<ResponseStreamEvent> {
   const events = { decode: parseStreamEvent, isLast: isLastEvent }
   const create = createRule(client)
   return loop$<ResponseStreamEvent, ResponseStreamEvent>(() => ({
-    attempt: (n) => sse$(client, n === 1 ? first : replaySpec(client, state.id!, state.last), events),
+    // Until an event arrived the creation itself is sent again (when it certainly never arrived); after, the stream is resumed.
+    attempt: (_n, failures) => sse$(client, retried(state.started ? replaySpec(client, state.id!, state.last) : first, failures), events),
     take: (event, out) => {
       const seq = event.sequence_number
       if (seq === undefined) state.unnumbered = true
-      else if (state.last !== undefined && seq <= state.last) return false // replayed: already delivered
+      else if (state.last !== undefined && seq <= state.last) return 'old' // replayed: already delivered
       else state.last = seq
       state.started = true
+      if (state.counts && (event.type === 'response.completed' || event.type === 'response.incomplete')) recordUsage(client, event.response)
       return takeEvent(event, out, state)
     },
     retry: (error, failures) => {
@@ -171,7 +176,7 @@ function stream$(client: Client, first: RequestSpec, state: StreamState): Observ
   }))
 }
 
-function takeEvent(event: ResponseStreamEvent, out: Pick<Observer<ResponseStreamEvent>, 'next'>, state: StreamState): boolean {
+function takeEvent(event: ResponseStreamEvent, out: Pick<Observer<ResponseStreamEvent>, 'next'>, state: StreamState): 'done' | 'more' {
   switch (event.type) {
     case 'response.created':
     case 'response.queued':
@@ -188,7 +193,7 @@ function takeEvent(event: ResponseStreamEvent, out: Pick<Observer<ResponseStream
     }
   }
   out.next(event)
-  return event.type === 'response.completed' || event.type === 'response.incomplete'
+  return event.type === 'response.completed' || event.type === 'response.incomplete' ? 'done' : 'more'
 }
 
 function isLastEvent(event: ResponseStreamEvent): boolean {
@@ -202,7 +207,7 @@ function background$(client: Client, create: RequestSpec): Observable<Response> 
   const created = createRule(client)
   const polls = pollRule(client)
   return loop$<Response, Response>(() => ({
-    attempt: (n) => json$(client, n === 1 ? create : readSpec(client, id!), toResponse),
+    attempt: (_n, failures) => json$(client, retried(id === undefined ? create : readSpec(client, id), failures), toResponse),
     take: (response, out) => {
       if (id !== undefined && response.id !== id) {
         throw new ValidationError('retrieved response', [{ path: 'id', message: `is ${response.id}, not ${id}` }], response)
@@ -210,9 +215,10 @@ function background$(client: Client, create: RequestSpec): Observable<Response> 
       id = response.id
       if (response.status !== status) {
         status = response.status
+        if (isTerminalStatus(response.status)) recordUsage(client, response)
         out.next(throwIfFailed(response))
       }
-      return isTerminalStatus(response.status)
+      return isTerminalStatus(response.status) ? 'done' : 'more'
     },
     again: (n) => pollDelay(n, client.responsePoll),
     retry: (error, failures) => (id === undefined ? created(error, failures) : polls(error, failures)),
@@ -223,6 +229,17 @@ function background$(client: Client, create: RequestSpec): Observable<Response> 
 /** Reads within a poll loop survive more failures in a row than single reads. */
 function pollRule(client: RetryPolicy) {
   return readRule({ ...client, retry: client.retry && { ...client.retry, count: DEFAULTS.pollFailures } })
+}
+
+/** The spec of a try after `failures` failures in a row (for hooks). */
+function retried(spec: RequestSpec, failures: number): RequestSpec {
+  return failures ? { ...spec, retry: failures } : spec
+}
+
+/** A response this client created, counted in its usage totals. */
+function counted(client: Client, response: Response): Response {
+  recordUsage(client, response)
+  return response
 }
 
 function readSpec(client: Client, id: string): RequestSpec {

@@ -28,7 +28,7 @@ describe('npm run bench, tiny', () => {
       'Polling cost',
       'Faults',
     ])
-    const [sse, first, create, bundle, open, tasks, polling, faults] = rows.map((r) => r.data)
+    const [sse, first, create, bundle, open, tasks, polling, faults] = rows.map((r) => r.data) as Record<string, any>[] as [any, any, any, any, any, any, any, any]
     for (const r of [sse.floor, create.floor, ...Object.values(sse.peers), ...Object.values(create.peers)] as { median: number }[]) {
       expect(r.median).toBeGreaterThan(0)
       expect(Number.isFinite(r.median)).toBe(true)

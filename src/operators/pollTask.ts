@@ -32,6 +32,9 @@ export type TaskEvent =
       readonly expiresAt?: Date
     }
 
+/** Reads a task once; `retry` is the number of failed reads in a row before this one (0 for a fresh poll). */
+export type TaskReader = (taskId: string, retry: number) => Observable<TaskReply>
+
 /** Options of {@link pollTask}. */
 export interface PollTaskOptions {
   readonly endpoint: TaskEndpoint
@@ -71,19 +74,19 @@ const RANK = { pending: 0, processing: 1, completed: 2 } as const
  * ```
  */
 export function pollTask(
-  read: (taskId: string) => Observable<TaskReply>,
+  read: (taskId: string, retry: number) => Observable<TaskReply>,
   options: PollTaskOptions,
 ): OperatorFunction<Pick<TaskInfo, 'id'>, TaskEvent> {
   return mergeMap(({ id }) => followTask(id, read, options))
 }
 
 /** Follows one task by id: the Observable {@link pollTask} makes for each task info. */
-export function followTask(id: string, read: (taskId: string) => Observable<TaskReply>, options: PollTaskOptions): Observable<TaskEvent> {
+export function followTask(id: string, read: TaskReader, options: PollTaskOptions): Observable<TaskEvent> {
   return loop$<TaskReply, TaskEvent>(() => new Follow(id, read, options))
 }
 
 /** Follows one task into a sink, with no Observable around it (see `runLoop`). Returns what stops it. */
-export function startFollow(id: string, read: (taskId: string) => Observable<TaskReply>, options: PollTaskOptions, sink: Sink<TaskEvent>): Unsubscribable {
+export function startFollow(id: string, read: TaskReader, options: PollTaskOptions, sink: Sink<TaskEvent>): Unsubscribable {
   return runLoop(new Follow(id, read, options), sink)
 }
 
@@ -103,7 +106,7 @@ class Follow implements LoopPlan<TaskReply, TaskEvent> {
 
   constructor(
     private readonly id: string,
-    private readonly read: (taskId: string) => Observable<TaskReply>,
+    private readonly read: TaskReader,
     private readonly options: PollTaskOptions,
   ) {
     const { deadlineMs = DEFAULTS.taskDeadlineMs, scheduler = asyncScheduler, random = Math.random } = options
@@ -115,11 +118,11 @@ class Follow implements LoopPlan<TaskReply, TaskEvent> {
     this.firstDelay = options.immediate ? 0 : Math.min(pollDelay(1, options.poll, random), deadlineMs)
   }
 
-  attempt(): Observable<TaskReply> {
-    return this.read(this.id)
+  attempt(_n: number, failures: number): Observable<TaskReply> {
+    return this.read(this.id, failures)
   }
 
-  take(reply: TaskReply, out: Pick<Observer<TaskEvent>, 'next'>): boolean {
+  take(reply: TaskReply, out: Pick<Observer<TaskEvent>, 'next'>): 'done' | 'more' {
     const { id, options } = this
     const info = reply.task_info
     if (info.id.toLowerCase() !== id.toLowerCase()) {
@@ -132,7 +135,7 @@ class Follow implements LoopPlan<TaskReply, TaskEvent> {
       this.lastStatus = info.status
       out.next(toEvent(id, reply, info, options.endpoint))
     }
-    return info.status === 'completed'
+    return info.status === 'completed' ? 'done' : 'more'
   }
 
   again(answered: number): number {

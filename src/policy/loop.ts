@@ -2,16 +2,17 @@ import { Observable, Subscription, type Observer, type SchedulerAction, type Sch
 
 /** What {@link loop$} runs: attempts, what to make of their values, and when to try again. */
 export interface LoopPlan<T, R> {
-  /** Starts attempt number `n` (from 1): one read, one request, or one stream. */
-  attempt(n: number): Observable<T>
+  /** Starts attempt number `n` (from 1), after `failures` failures in a row: one read, one request, or one stream. */
+  attempt(n: number, failures: number): Observable<T>
   /**
    * Takes one value of an attempt: passes what the subscriber should see to
-   * `out.next`, and returns true when the loop is done (it then completes).
+   * `out.next`, and says what the value was: `'done'` (the loop completes),
+   * `'more'` (progress: the count of failures in a row starts again), or
+   * `'old'` (nothing new, e.g. an event a resumed stream repeats: no progress).
    * Throwing fails the attempt with that error, which `retry` judges like
-   * any other failure. A value is progress: it resets the count of failures
-   * in a row.
+   * any other failure.
    */
-  take(value: T, out: Pick<Observer<R>, 'next'>): boolean
+  take(value: T, out: Pick<Observer<R>, 'next'>): 'done' | 'more' | 'old'
   /** After `answered` attempts completed without ending the loop: the wait before the next, or `undefined` to complete. */
   again?(answered: number): number | undefined
   /** After failure number `failures` in a row: the wait before trying again, or `undefined` to end with the error. */
@@ -45,7 +46,7 @@ export interface LoopPlan<T, R> {
  * ```ts
  * loop$(() => ({
  *   attempt: () => read$(),
- *   take: (status, out) => (out.next(status), status === 'done'),
+ *   take: (status, out) => (out.next(status), status === 'done' ? 'done' : 'more'),
  *   again: () => 1_000,
  *   retry: (error, failures) => (failures <= 3 ? 500 : undefined),
  *   scheduler: asyncScheduler,
@@ -102,7 +103,7 @@ class Run<T, R> implements Unsubscribable {
 
   run(): void {
     const attempt = new Attempt<T, R>(this)
-    const subscription = this.plan.attempt(++this.attempts).subscribe(attempt)
+    const subscription = this.plan.attempt(++this.attempts, this.failures).subscribe(attempt)
     // A synchronous attempt has already decided what comes next.
     if (attempt.live) this.pending = subscription
     else subscription.unsubscribe()
@@ -110,16 +111,19 @@ class Run<T, R> implements Unsubscribable {
 
   /** A value of the live attempt; false when the attempt is over (it failed in `take`, or ended the loop). */
   take(value: T): boolean {
-    this.failures = 0
-    this.lastFailure = undefined
-    let done: boolean
+    let verdict: 'done' | 'more' | 'old'
     try {
-      done = this.plan.take(value, this.subscriber)
+      verdict = this.plan.take(value, this.subscriber)
     } catch (error) {
       this.failed(error)
       return false
     }
-    if (done || this.subscriber.closed) {
+    // Only a value the plan took as new is progress: one it refused is a failure in a row.
+    if (verdict !== 'old') {
+      this.failures = 0
+      this.lastFailure = undefined
+    }
+    if (verdict === 'done' || this.subscriber.closed) {
       this.subscriber.complete()
       return false
     }

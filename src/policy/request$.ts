@@ -20,8 +20,8 @@ export function request$<T>(
   fail?: (error: unknown) => unknown,
 ): Observable<T> {
   return loop$<T, T>(() => ({
-    attempt: () => json$(conn, spec, decode),
-    take: (value, out) => (out.next(value), true),
+    attempt: (_n, failures) => json$(conn, failures ? { ...spec, retry: failures } : spec, decode),
+    take: (value, out) => (out.next(value), 'done'),
     retry,
     ...(fail ? { fail } : {}),
     scheduler: conn.scheduler,

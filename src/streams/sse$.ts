@@ -4,7 +4,7 @@ import { PayloadTooLargeError } from '../errors/PayloadTooLargeError.js'
 import { TimeoutError } from '../errors/TimeoutError.js'
 import { ValidationError } from '../errors/ValidationError.js'
 import { AbortSwitch } from '../transport/abort.js'
-import { connectionError, open, pathOnly } from '../transport/exchange.js'
+import { ABORTED, connectionError, open, pathOnly, type Opened } from '../transport/exchange.js'
 import type { Connection, RequestSpec } from '../transport/types.js'
 import { sseReader, type SseMessage } from './parseSse.js'
 
@@ -45,11 +45,13 @@ export function sse$<T>(conn: Connection, spec: RequestSpec, { decode, isLast }:
     let state: 'open' | 'draining' | 'done' = 'open'
     let lastEventAt = scheduler.now()
 
+    let opened: Opened | undefined
     const fail = (error: unknown): void => {
       if (state !== 'open') return
       state = 'done'
       idle.unsubscribe()
       abort.abort()
+      opened?.end(error)
       subscriber.error(error)
     }
     // One timer for the whole stream: it re-arms itself for the time left
@@ -82,12 +84,16 @@ export function sse$<T>(conn: Connection, spec: RequestSpec, { decode, isLast }:
         return
       }
       lastEventAt = scheduler.now()
-      subscriber.next(event)
-      if (state === 'open' && isLast(event)) {
+      // Marked before it is emitted: a subscriber that stops at the last
+      // event tears this down while it is being delivered, and must find the
+      // body to drain, not to abort.
+      const last = isLast(event)
+      if (last) {
         state = 'draining'
         idle.unsubscribe()
-        subscriber.complete()
       }
+      subscriber.next(event)
+      if (last) subscriber.complete()
     }
     const reader = sseReader(onMessage, conn.maxEventBytes, () =>
       fail(new PayloadTooLargeError(spec.method, path, 'maxEventBytes', conn.maxEventBytes)),
@@ -100,9 +106,10 @@ export function sse$<T>(conn: Connection, spec: RequestSpec, { decode, isLast }:
       state = 'done'
       grace?.unsubscribe()
       abort.abort()
+      opened?.end()
     }
     const read = async (): Promise<void> => {
-      const res = await open(conn, spec, 'text/event-stream', abort)
+      const res = (opened = await open(conn, spec, 'text/event-stream', abort))
       let drained = 0
       try {
         for await (const chunk of res.body) {
@@ -120,6 +127,7 @@ export function sse$<T>(conn: Connection, spec: RequestSpec, { decode, isLast }:
         state = 'done'
         grace?.unsubscribe()
       }
+      res.end()
     }
     read().catch((err: unknown) => (state === 'open' ? fail(err) : stopDraining()))
 
@@ -128,6 +136,7 @@ export function sse$<T>(conn: Connection, spec: RequestSpec, { decode, isLast }:
       if (state === 'open') {
         state = 'done'
         abort.abort()
+        opened?.end(ABORTED)
       } else if (state === 'draining') {
         grace = scheduler.schedule(stopDraining, DRAIN_MS)
       }

@@ -13,21 +13,29 @@ export interface AbortSignalLike {
  */
 export class AbortSwitch implements AbortSignalLike {
   aborted = false
-  private listeners: Array<() => void> = []
+  // A transport adds one listener: it is held in a field, and an array is
+  // made only for more (an array costs more than the rest of the switch).
+  private listener: (() => void) | undefined
+  private more: Array<() => void> | undefined
 
   addEventListener(_type: 'abort', listener: () => void): void {
     if (this.aborted) listener()
-    else this.listeners.push(listener)
+    else if (!this.listener) this.listener = listener
+    else (this.more ??= []).push(listener)
   }
 
   removeEventListener(_type: 'abort', listener: () => void): void {
-    this.listeners = this.listeners.filter((l) => l !== listener)
+    if (this.listener === listener) this.listener = undefined
+    else if (this.more) this.more = this.more.filter((l) => l !== listener)
   }
 
   abort(): void {
     if (this.aborted) return
     this.aborted = true
-    for (const listener of this.listeners.splice(0)) listener()
+    const { listener, more } = this
+    this.listener = this.more = undefined
+    listener?.()
+    for (const l of more ?? []) l()
   }
 }
 

@@ -4,35 +4,54 @@ import { PayloadTooLargeError } from '../errors/PayloadTooLargeError.js'
 import { scrubText } from '../errors/redact.js'
 import type { AbortSignalLike } from './abort.js'
 import { parseRetryAfter } from './retryAfter.js'
-import type { Connection, RequestSpec, TransportResponse } from './types.js'
+import type { Connection, Pass, RequestSpec, TransportResponse } from './types.js'
 
 /** An error body is read only this far: enough for any message, never a memory risk. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024
 
+/** A 2xx reply whose body is still to be read, and the end of its exchange: call `end` once, when the body is read or given up. */
+export interface Opened extends TransportResponse {
+  end(error?: unknown): void
+}
+
+/** What an exchange that its subscriber left is told it ended with. */
+export const ABORTED = 'aborted'
+
+const FREE: Pass = { answered: () => {}, done: () => {} }
+
 /**
- * Sends one request and resolves with a 2xx reply whose body is still to be
- * read. A network failure rejects with {@link ConnectionError}; a non-2xx
- * reply with {@link HttpError}, after reading at most 64 KB of its body.
+ * Sends one request, once the connection's gate (the client's budget)
+ * admits it, and resolves with a 2xx reply whose body is still to be read.
+ * A network failure rejects with {@link ConnectionError}; a non-2xx reply
+ * with {@link HttpError}, after reading at most 64 KB of its body. Either
+ * way the gate is told how the exchange went.
  */
-export async function open(conn: Connection, spec: RequestSpec, accept: string, signal: AbortSignalLike): Promise<TransportResponse> {
+export async function open(conn: Connection, spec: RequestSpec, accept: string, signal: AbortSignalLike): Promise<Opened> {
+  const pass = conn.gate ? await conn.gate.enter(spec, signal) : FREE
   const headers: Record<string, string> = { ...conn.headers, ...spec.headers, accept }
   if (spec.body !== undefined) headers['content-type'] = 'application/json'
   let res: TransportResponse
   try {
     res = await conn.transport({ method: spec.method, url: conn.baseUrl + spec.path, headers, body: spec.body, signal, stream: accept === 'text/event-stream' })
   } catch (err) {
-    throw connectionError(spec, err, false)
+    const error = connectionError(spec, err, false)
+    pass.done(error)
+    throw error
   }
-  if (res.status >= 200 && res.status <= 299) return res
+  const wait = retryAfterMs(res)
+  pass.answered(res.status, wait)
+  if (res.status >= 200 && res.status <= 299) return Object.assign(res, { end: pass === FREE ? FREE.done : once(pass) })
   const body = await readText(res, spec, MAX_ERROR_BODY_BYTES, 'cut').catch(() => '')
-  throw new HttpError({
+  const error = new HttpError({
     method: spec.method,
     path: pathOnly(spec.path),
     status: res.status,
     // Masked before anything can cut it: a cut key would leave a fragment.
     body: conn.secret ? scrubText(body, conn.secret) : body,
-    retryAfterMs: retryAfterMs(res),
+    retryAfterMs: wait,
   })
+  pass.done(error)
+  throw error
 }
 
 /**
@@ -67,6 +86,16 @@ export async function readText(res: TransportResponse, spec: RequestSpec, limit:
 
 function tooLarge(spec: RequestSpec, limit: number): PayloadTooLargeError {
   return new PayloadTooLargeError(spec.method, pathOnly(spec.path), 'maxBodyBytes', limit)
+}
+
+/** `pass.done`, as a function that acts only the first time it is called. */
+function once(pass: Pass): (error?: unknown) => void {
+  let ended = false
+  return (error) => {
+    if (ended) return
+    ended = true
+    pass.done(error)
+  }
 }
 
 /** `retry-after-ms` (sent by some OpenAI-compatible servers) when valid, else `Retry-After`. */

@@ -2,7 +2,7 @@ import { Observable } from 'rxjs'
 import { TimeoutError } from '../errors/TimeoutError.js'
 import { ValidationError } from '../errors/ValidationError.js'
 import { AbortSwitch } from './abort.js'
-import { open, pathOnly, readText } from './exchange.js'
+import { ABORTED, open, pathOnly, readText, type Opened } from './exchange.js'
 import type { Connection, RequestSpec } from './types.js'
 
 /**
@@ -26,9 +26,12 @@ export function json$<T = unknown>(conn: Connection, spec: RequestSpec, decode: 
       subscriber.error(new TimeoutError(spec.method, pathOnly(spec.path), conn.timeoutMs))
     }, conn.timeoutMs)
 
+    let opened: Opened | undefined
     open(conn, spec, 'application/json', abort)
       .then(async (res) => {
+        opened = res
         const text = await readText(res, spec, conn.maxBodyBytes)
+        res.end()
         if (finished) return
         const value = decode(parseJson(text, spec, res.header('content-type')))
         finished = true
@@ -37,6 +40,7 @@ export function json$<T = unknown>(conn: Connection, spec: RequestSpec, decode: 
         subscriber.complete()
       })
       .catch((err: unknown) => {
+        opened?.end(err)
         if (finished) return
         finished = true
         timer.unsubscribe()
@@ -50,6 +54,7 @@ export function json$<T = unknown>(conn: Connection, spec: RequestSpec, decode: 
       if (!finished) {
         finished = true
         abort.abort()
+        opened?.end(ABORTED)
       }
     }
   })

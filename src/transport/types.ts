@@ -47,6 +47,26 @@ export interface Connection {
   readonly maxEventBytes: number
   /** Clock of every timer. */
   readonly scheduler: SchedulerLike
+  /** Admits and observes every exchange (the client's budget and hooks); none: every request goes at once, unobserved. */
+  readonly gate?: Gate | undefined
+}
+
+/** Admission and observation of exchanges: implemented by the policy layer (budget) and the client (hooks). */
+export interface Gate {
+  /**
+   * Called before a request is sent. Returns its pass at once when it may go,
+   * or a promise of it when it must wait its turn (rejecting if `signal`
+   * aborts while it waits).
+   */
+  enter(spec: RequestSpec, signal: AbortSignalLike): Pass | Promise<Pass>
+}
+
+/** One admitted exchange. */
+export interface Pass {
+  /** The reply's status arrived (with the server's `Retry-After`, when it sent one). */
+  answered(status: number, retryAfterMs: number | undefined): void
+  /** The exchange is over (body read, failed, or aborted: then `error`). Called once. */
+  done(error?: unknown): void
 }
 
 /** One call to the gateway. `path` starts with `/` and may carry a query. */
@@ -57,4 +77,6 @@ export interface RequestSpec {
   readonly body?: string
   /** Headers of this call only, e.g. `idempotency-key`. */
   readonly headers?: Readonly<Record<string, string>>
+  /** Failures in a row before this try of the same call (0 for the first try). */
+  readonly retry?: number
 }

@@ -1,0 +1,108 @@
+import { Subscription, type SchedulerLike } from 'rxjs'
+import { isHttpError } from '../errors/HttpError.js'
+import type { AbortSignalLike } from '../transport/abort.js'
+import type { Gate, Pass, RequestSpec } from '../transport/types.js'
+import { MAX_TIMER_MS } from './delays.js'
+
+/** Options of a client's budget. */
+export interface BudgetOptions {
+  /** Most requests in flight at once (a stream counts until it ends); the others wait their turn, first come, first served. Default: no limit. */
+  readonly maxConcurrency: number
+  /**
+   * After a 429 (a rate limit, not a quota), every request of the client
+   * waits out its `Retry-After` (or a growing backoff), and the number in
+   * flight is halved, then grows back by one per success. Default true.
+   */
+  readonly adaptive: boolean
+  /** Longest pause a `Retry-After` may impose on the whole client. */
+  readonly maxPauseMs: number
+  readonly scheduler: SchedulerLike
+}
+
+interface Waiter {
+  readonly resolve: (pass: Pass) => void
+  readonly leave: () => void
+}
+
+/**
+ * A client-wide budget for requests: a gate every exchange passes. Requests
+ * beyond `maxConcurrency` (or beyond what a rate limit left) wait in one
+ * queue in order of arrival, so thousands of task polls share it fairly;
+ * a request unsubscribed while it waits leaves the queue and is never sent.
+ * One timer at most, while a pause lasts and someone waits.
+ */
+export class Budget implements Gate {
+  private inFlight = 0
+  private allowance: number
+  private pausedUntil = 0
+  private limited = 0 // 429s in a row, for the backoff when no Retry-After is given
+  private readonly queue: Waiter[] = []
+  private timer: Subscription | undefined
+
+  constructor(private readonly options: BudgetOptions) {
+    this.allowance = options.maxConcurrency
+  }
+
+  enter(_spec: RequestSpec, signal: AbortSignalLike): Pass | Promise<Pass> {
+    if (this.queue.length === 0 && this.room()) return this.admit()
+    return new Promise<Pass>((resolve, reject) => {
+      const onAbort = () => {
+        const i = this.queue.indexOf(waiter)
+        if (i !== -1) this.queue.splice(i, 1)
+        reject(new Error('aborted while waiting for the budget'))
+      }
+      const waiter: Waiter = { resolve, leave: () => signal.removeEventListener('abort', onAbort) }
+      signal.addEventListener('abort', onAbort, { once: true })
+      this.queue.push(waiter)
+      this.pump()
+    })
+  }
+
+  private room(): boolean {
+    return this.inFlight < this.allowance && this.options.scheduler.now() >= this.pausedUntil
+  }
+
+  private admit(): Pass {
+    this.inFlight++
+    let done = false
+    return {
+      answered: () => {},
+      done: (error) => {
+        if (done) return
+        done = true
+        this.inFlight--
+        this.learn(error)
+        this.pump()
+      },
+    }
+  }
+
+  /** A rate-limiting 429 pauses everyone and halves the room; a success grows it back by one. */
+  private learn(error: unknown): void {
+    if (!this.options.adaptive) return
+    if (isHttpError(error) && error.status === 429 && !error.permanent) {
+      this.limited++
+      const wait = error.retryAfterMs ?? Math.min(1_000 * 2 ** (this.limited - 1), 30_000)
+      this.pausedUntil = Math.max(this.pausedUntil, this.options.scheduler.now() + Math.min(wait, this.options.maxPauseMs, MAX_TIMER_MS))
+      this.allowance = Math.max(1, Math.floor(Math.min(this.allowance, this.inFlight + 1) / 2))
+    } else if (error === undefined) {
+      this.limited = 0
+      if (this.allowance < this.options.maxConcurrency) this.allowance++
+    }
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0 && this.room()) {
+      const waiter = this.queue.shift()!
+      waiter.leave()
+      waiter.resolve(this.admit())
+    }
+    const wait = this.pausedUntil - this.options.scheduler.now()
+    if (this.queue.length > 0 && wait > 0 && !this.timer) {
+      this.timer = this.options.scheduler.schedule(() => {
+        this.timer = undefined
+        this.pump()
+      }, wait)
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import type { Client } from './client.js'
+import type { Response } from './validation/response.js'
+
+/** Token counts, summed over responses. */
+export interface UsageTotals {
+  /** Responses counted (those that reported usage). */
+  readonly responses: number
+  readonly inputTokens: number
+  readonly outputTokens: number
+  readonly totalTokens: number
+  /** Input tokens served from the cache. */
+  readonly cachedTokens: number
+  /** Output tokens spent on reasoning. */
+  readonly reasoningTokens: number
+}
+
+/** The usage of one finished response, in either shape real traffic uses, as `onUsage` sees it. */
+export interface UsageEvent extends Omit<UsageTotals, 'responses'> {
+  readonly responseId: string
+  readonly model: string
+}
+
+const EMPTY: UsageTotals = { responses: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0, cachedTokens: 0, reasoningTokens: 0 }
+const totals = new WeakMap<Client, UsageTotals>()
+
+/**
+ * The token usage of every response this client created and saw finish:
+ * streamed, single or background, whichever usage shape the gateway sent
+ * (`prompt_tokens`/`completion_tokens` or `input_tokens`/`output_tokens`).
+ *
+ * @example
+ * ```ts
+ * await lastValueFrom(responses$(client, { model: 'gpt-4.1-mini', input: 'Say hi' }))
+ * console.log(usageOf(client).totalTokens > 0)
+ * // Output: true
+ * ```
+ */
+export function usageOf(client: Client): UsageTotals {
+  return totals.get(client) ?? EMPTY
+}
+
+/** Adds a finished response's usage to its client's totals, and tells the client's `onUsage` hook. */
+export function recordUsage(client: Client, response: Response): void {
+  const u = response.usage
+  if (!u) return
+  const inputTokens = u.input_tokens ?? u.prompt_tokens ?? 0
+  const outputTokens = u.output_tokens ?? u.completion_tokens ?? 0
+  const event: UsageEvent = {
+    responseId: response.id,
+    model: response.model,
+    inputTokens,
+    outputTokens,
+    totalTokens: u.total_tokens ?? inputTokens + outputTokens,
+    cachedTokens: u.input_tokens_details?.cached_tokens ?? u.prompt_tokens_details?.cached_tokens ?? 0,
+    reasoningTokens: u.output_tokens_details?.reasoning_tokens ?? u.completion_tokens_details?.reasoning_tokens ?? 0,
+  }
+  const t = usageOf(client)
+  totals.set(client, {
+    responses: t.responses + 1,
+    inputTokens: t.inputTokens + event.inputTokens,
+    outputTokens: t.outputTokens + event.outputTokens,
+    totalTokens: t.totalTokens + event.totalTokens,
+    cachedTokens: t.cachedTokens + event.cachedTokens,
+    reasoningTokens: t.reasoningTokens + event.reasoningTokens,
+  })
+  const listener = client.hooks?.onUsage
+  if (!listener) return
+  try {
+    listener(event)
+  } catch (error) {
+    setTimeout(() => {
+      throw error
+    })
+  }
+}
