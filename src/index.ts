@@ -1,6 +1,8 @@
 // The function-first API: a plain-data client and standalone functions, each
 // importing only what it uses, so a bundler drops what an app does not call.
 export { createClient, type Client, type ClientOptions } from './client.js'
+export { usageOf, type UsageTotals, type UsageEvent } from './usage.js'
+export type { ClientHooks, RequestEvent, ResponseEvent } from './hooks.js'
 export { responses$, retrieveResponse$, cancelResponse$, type ResponseCallOptions, type ResponseOutput, type RetrieveResponseOptions } from './responses$.js'
 export { textToVideo$, createTask$, task$, TASK_POLL_DEFAULTS, type TaskOptions, type CreateTaskOptions, type TextToVideoOptions } from './tasks$.js'
 export { endpoints, taskEndpoint, type TaskEndpoint, type TaskEndpointOptions, type TaskKind } from './endpoints.js'
@@ -22,7 +24,7 @@ export { TaskCreationUnknownError, isTaskCreationUnknownError } from './errors/T
 export { textDeltas } from './operators/textDeltas.js'
 export { outputText, responseText } from './operators/outputText.js'
 export { finalResponse } from './operators/finalResponse.js'
-export { pollTask, type PollTaskOptions, type TaskEvent } from './operators/pollTask.js'
+export { pollTask, type PollTaskOptions, type TaskEvent, type TaskReader } from './operators/pollTask.js'
 export { taskUrls } from './operators/taskUrls.js'
 export { backoff, type BackoffOptions } from './operators/backoff.js'
 export { DEFAULTS, type RetryOptions, type PollDelayOptions } from './policy/defaults.js'

@@ -34,12 +34,37 @@ export function integerFrom(min: number) {
   )
 }
 
+/**
+ * The length of a string in characters (Unicode code points), as the
+ * interface counts them: an emoji is one character, not two UTF-16 units.
+ */
+export function characters(text: string): number {
+  let n = text.length
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1)
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--
+        i++
+      }
+    }
+  }
+  return n
+}
+
+/** At most `max` characters (code points); a string no longer than `max` UTF-16 units passes at once. */
+/* @__NO_SIDE_EFFECTS__ */
+export function atMostCharacters(max: number) {
+  return v.check<string, (issue: v.CheckIssue<string>) => string>(
+    (value) => value.length <= max || characters(value) <= max,
+    (issue) => `must be at most ${max} characters (got ${characters(issue.input)})`,
+  )
+}
+
 /* @__NO_SIDE_EFFECTS__ */
 export function textUpTo(max: number) {
-  return v.pipe(
-    v.string('must be a string'),
-    v.maxLength(max, (issue) => `must be at most ${max} characters (got ${issue.input.length})`),
-  )
+  return v.pipe(v.string('must be a string'), atMostCharacters(max))
 }
 
 export const bool = v.boolean('must be true or false')

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { RESPONSE_REQUEST as R } from '../contract/limits.js'
-import { bool, integerFrom, integerIn, numberIn, objectMessage, plainObject, text } from './fields.js'
+import { bool, characters, integerFrom, integerIn, numberIn, objectMessage, plainObject, text } from './fields.js'
 
 const anyObject = plainObject(v.looseObject({}))
 
@@ -19,12 +19,12 @@ const metadata = v.pipe(
     for (const key of keys) {
       const value: unknown = dataset.value[key]
       const path = [{ type: 'object', origin: 'value', input: dataset.value, key, value }] as const
-      if (key.length > R.metadataKeyMaxChars) {
-        addIssue({ message: `keys must be at most ${R.metadataKeyMaxChars} characters (got ${key.length})`, path: [...path] as never })
+      if (characters(key) > R.metadataKeyMaxChars) {
+        addIssue({ message: `keys must be at most ${R.metadataKeyMaxChars} characters (got ${characters(key)})`, path: [...path] as never })
       }
       if (typeof value !== 'string') addIssue({ message: 'must be a string', path: [...path] as never })
-      else if (value.length > R.metadataValueMaxChars) {
-        addIssue({ message: `must be at most ${R.metadataValueMaxChars} characters (got ${value.length})`, path: [...path] as never })
+      else if (characters(value) > R.metadataValueMaxChars) {
+        addIssue({ message: `must be at most ${R.metadataValueMaxChars} characters (got ${characters(value)})`, path: [...path] as never })
       }
     }
   }),

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { TEXT_TO_VIDEO as T } from '../contract/limits.js'
-import { bool, integerIn, objectMessage, text, textUpTo } from './fields.js'
+import { atMostCharacters, bool, integerIn, objectMessage, text, textUpTo } from './fields.js'
 
 /** The ten output sizes of the interface (720P and 1080P tiers), `width*height`. */
 export const VIDEO_SIZES = T.sizes
@@ -11,7 +11,7 @@ const absoluteUri = v.pipe(
 )
 
 const entries = {
-  prompt: v.pipe(text, v.nonEmpty('must not be empty'), v.maxLength(T.promptMaxChars, (issue) => `must be at most ${T.promptMaxChars} characters (got ${issue.input.length})`)),
+  prompt: v.pipe(text, v.nonEmpty('must not be empty'), atMostCharacters(T.promptMaxChars)),
   negative_prompt: v.optional(textUpTo(T.negativePromptMaxChars)),
   audio: v.nullish(bool),
   audio_url: v.nullish(absoluteUri),
