@@ -1,4 +1,5 @@
 import { concat, Observable, of, switchMap, type Subscriber, type Unsubscribable } from 'rxjs'
+import { checkAudio$, type AudioCheckOptions } from './audio/checkAudio$.js'
 import { guard$, type Client } from './client.js'
 import { asGatewayError } from './errors/GatewayError.js'
 import { redactError } from './errors/redact.js'
@@ -8,7 +9,7 @@ import { endpoints } from './endpoints.js'
 import { InvalidRequestError } from './errors/InvalidRequestError.js'
 import { TaskCreationUnknownError } from './errors/TaskCreationUnknownError.js'
 import { isValidationError } from './errors/ValidationError.js'
-import { followTask, startFollow, type PollTaskOptions, type TaskEvent } from './operators/pollTask.js'
+import { followTask, startFollow, type PollTaskOptions, type TaskEvent, type TaskReader } from './operators/pollTask.js'
 import { DEFAULTS, type PollDelayOptions } from './policy/defaults.js'
 import { newIdempotencyKey } from './policy/idempotency.js'
 import { request$ } from './policy/request$.js'
@@ -38,6 +39,14 @@ export interface CreateTaskOptions extends TaskOptions {
 export interface TextToVideoOptions extends CreateTaskOptions {
   /** Send fields the interface does not list (e.g. a newer model option) instead of refusing them. */
   readonly allowUnknownFields?: boolean
+  /**
+   * Read a few KB of `audio_url` before creating the task, and refuse a file
+   * that breaks the custom-audio rules (WAV or MP3, 3 to 30 s, at most 15 MB)
+   * or cannot be read, with `InvalidRequestError`: no task is created. See
+   * `checkAudio$`. `false` sends the URL unchecked; an object sets the
+   * probe's `fetch`, `timeoutMs` or `scheduler` (default: the client's). Default true.
+   */
+  readonly checkAudio?: boolean | AudioCheckOptions
 }
 
 /** Poll timing of each kind: video follows the interface's advice (10 s growing to 20 s); images start sooner. */
@@ -48,9 +57,13 @@ export const TASK_POLL_DEFAULTS = DEFAULTS.taskPoll
  * `processing` as the status changes, then `completed` with the video URLs.
  * The body is checked against every rule of the interface first (unknown
  * fields are refused unless `allowUnknownFields`); a violation ends in
- * `InvalidRequestError` and nothing is sent. A failed task ends in
- * `TaskFailedError`; one past its deadline in `TaskTimeoutError`; a creation
- * whose outcome is unknown in `TaskCreationUnknownError`.
+ * `InvalidRequestError` and nothing is sent. Then a custom `audio_url` is
+ * read (a few KB, without the client's headers) and checked against the
+ * custom-audio rules, unless `checkAudio: false` (see `checkAudio$`); a
+ * file that breaks them, or cannot be read, ends in `InvalidRequestError`
+ * and no task is created. A failed task ends in `TaskFailedError`; one
+ * past its deadline in `TaskTimeoutError`; a creation whose outcome is
+ * unknown in `TaskCreationUnknownError`.
  *
  * @example
  * ```ts
@@ -61,7 +74,15 @@ export const TASK_POLL_DEFAULTS = DEFAULTS.taskPoll
  */
 export function textToVideo$(client: Client, body: TextToVideoRequest, options: TextToVideoOptions = {}): Observable<TaskEvent> {
   const schema = options.allowUnknownFields ? TextToVideoRequestLooseSchema : TextToVideoRequestSchema
-  return guard$(client, () => create$(client, endpoints.t2vSpark, serializeRequest(schema, body, 'text-to-video request'), options))
+  return guard$(client, () => {
+    const created$ = create$(client, endpoints.t2vSpark, serializeRequest(schema, body, 'text-to-video request'), options)
+    const { checkAudio = true } = options
+    if (!body.audio_url || checkAudio === false) return created$
+    // The file is read before anything reaches the gateway: audio that breaks a rule creates no (paid) task.
+    const own = checkAudio === true ? {} : checkAudio
+    const probe = { ...own, timeoutMs: own.timeoutMs ?? client.timeoutMs, scheduler: own.scheduler ?? client.scheduler }
+    return checkAudio$(body.audio_url, probe).pipe(switchMap(() => created$))
+  })
 }
 
 const AnyObject = v.custom<object>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'must be an object')
@@ -158,7 +179,7 @@ class SharedFollow implements Sink<TaskEvent> {
     this.subscribers = [first]
   }
 
-  start(id: string, read: (id: string) => Observable<TaskReply>, options: PollTaskOptions): void {
+  start(id: string, read: TaskReader, options: PollTaskOptions): void {
     const loop = startFollow(id, read, options, this)
     if (this.closed) loop.unsubscribe()
     else this.loop = loop
@@ -208,19 +229,19 @@ function followsOf(client: Client, endpoint: TaskEndpoint): Map<string, SharedFo
 }
 
 // One reader per client and endpoint, shared by all of its follows.
-const readers = new WeakMap<Client, Map<TaskEndpoint, (id: string) => Observable<TaskReply>>>()
+const readers = new WeakMap<Client, Map<TaskEndpoint, TaskReader>>()
 
-function readerOf(client: Client, endpoint: TaskEndpoint): (id: string) => Observable<TaskReply> {
+function readerOf(client: Client, endpoint: TaskEndpoint): TaskReader {
   let byEndpoint = readers.get(client)
   if (!byEndpoint) readers.set(client, (byEndpoint = new Map()))
   let read = byEndpoint.get(endpoint)
-  if (!read) byEndpoint.set(endpoint, (read = (id) => readTask$(client, endpoint, id)))
+  if (!read) byEndpoint.set(endpoint, (read = (id, retry) => readTask$(client, endpoint, id, retry)))
   return read
 }
 
-function readTask$(client: Client, endpoint: TaskEndpoint, id: string): Observable<TaskReply> {
+function readTask$(client: Client, endpoint: TaskEndpoint, id: string, retry: number): Observable<TaskReply> {
   const what = `reply to ${endpoint.resultPath}/{task_id}`
-  return json$(client, { method: 'GET', path: `${endpoint.resultPath}/${id}` }, (json) => parsePayload(TaskReplySchemas[endpoint.kind], json, what))
+  return json$(client, { method: 'GET', path: `${endpoint.resultPath}/${id}`, ...(retry ? { retry } : {}) }, (json) => parsePayload(TaskReplySchemas[endpoint.kind], json, what))
 }
 
 // The follow settings of each client and endpoint, shared by every follow that brings no options of its own.

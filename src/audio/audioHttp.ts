@@ -1,0 +1,79 @@
+/** The request a probe sends: a plain one, carrying none of the client's headers. */
+export interface AudioRequestInit {
+  readonly method: 'HEAD' | 'GET'
+  readonly headers: Record<string, string>
+  readonly signal: AbortSignal
+  readonly redirect: 'follow'
+  /** In a browser: no cookies and no referrer, since the gateway reads the file with neither. */
+  readonly credentials: 'omit'
+  readonly referrerPolicy: 'no-referrer'
+}
+
+/** What a probe reads of a reply; a WHATWG `Response` has it all. */
+export type AudioReply = Pick<Response, 'status' | 'headers' | 'body'>
+
+/**
+ * Sends one request of the audio probe. `globalThis.fetch` fits (the
+ * default, in Node and in browsers); a test or an app passes its own (a
+ * proxy, a double) as `checkAudio: { fetch }`. It is never the client's
+ * transport: the file is on another origin, and must not see the gateway's
+ * `Authorization` header.
+ *
+ * @example
+ * ```ts
+ * const seen: string[] = []
+ * const logged: AudioFetch = (url, init) => (seen.push(`${init.method} ${url}`), fetch(url, init))
+ * textToVideo$(client, body, { checkAudio: { fetch: logged } })
+ * ```
+ */
+export type AudioFetch = (url: string, init: AudioRequestInit) => Promise<AudioReply>
+
+/**
+ * The file could not be read. `network`: the request failed without an
+ * HTTP answer, which is all a browser says of a CORS refusal too.
+ */
+export class Unreadable extends Error {
+  constructor(
+    readonly reason: string,
+    readonly network: boolean,
+  ) {
+    super(reason)
+  }
+}
+
+/**
+ * Sends a probe's request with only `headers`, and `Accept-Encoding:
+ * identity` on a HEAD, so that its length counts the file's own bytes (a
+ * fetch adds it to a request with `Range` itself, as the Fetch standard
+ * says; browsers drop it, as they may). A failure without an answer
+ * becomes {@link Unreadable}.
+ *
+ * @example
+ * ```ts
+ * const res = await send((url, init) => fetch(url, init), 'https://cdn.example.com/voice.wav', 'HEAD', {}, signal)
+ * ```
+ */
+export async function send(fetchAudio: AudioFetch, url: string, method: 'HEAD' | 'GET', headers: Record<string, string>, signal: AbortSignal): Promise<AudioReply> {
+  try {
+    return await fetchAudio(url, {
+      method,
+      headers: method === 'HEAD' ? { ...headers, 'accept-encoding': 'identity' } : headers,
+      signal,
+      redirect: 'follow',
+      credentials: 'omit',
+      referrerPolicy: 'no-referrer',
+    })
+  } catch (error) {
+    throw new Unreadable(failureOf(error), true)
+  }
+}
+
+/** Why a request failed, from the first error code along the cause chain (Node's fetch wraps the socket's error). */
+function failureOf(error: unknown): string {
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `its host was not found (${code})`
+    if (typeof code === 'string') return `the connection failed (${code})`
+  }
+  return `the request failed (${error instanceof Error ? error.message : String(error)})`
+}

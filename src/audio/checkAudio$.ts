@@ -1,0 +1,115 @@
+import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs'
+import { asGatewayError } from '../errors/GatewayError.js'
+import { InvalidRequestError } from '../errors/InvalidRequestError.js'
+import { DEFAULTS } from '../policy/defaults.js'
+import { Unreadable, type AudioFetch } from './audioHttp.js'
+import { audioIssues } from './audioRules.js'
+import { readAudio } from './readAudio.js'
+
+/** Options of {@link checkAudio$}, and the object form of `checkAudio` in `textToVideo$`'s options. */
+export interface AudioCheckOptions {
+  /** Sends the probe's requests (see {@link AudioFetch}). Default: `globalThis.fetch`. */
+  readonly fetch?: AudioFetch
+  /** Time allowed for the whole probe; past it the file counts as unreachable. Default: the client's `timeoutMs` (600,000 ms unless set). */
+  readonly timeoutMs?: number
+  /** Scheduler of that time limit. Default: the client's, in `textToVideo$`; else `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike
+}
+
+/** The outcome of a check that passed. */
+export type AudioCheck =
+  /**
+   * The file was read and keeps every rule it could be checked against.
+   * `bytes` and `seconds` are absent when the server or the header does not
+   * say; `estimated`: `seconds` is an MP3's size over its bitrate.
+   */
+  | { readonly checked: true; readonly format: 'wav' | 'mp3'; readonly bytes?: number; readonly seconds?: number; readonly estimated?: boolean }
+  /** The file could not be checked here, which does not stop the task: a browser refused to read it (CORS), or the URL is not http(s). */
+  | { readonly checked: false; readonly reason: string }
+
+const WHAT = 'text-to-video request'
+
+/**
+ * Checks a custom audio file against the interface's rules (WAV or MP3,
+ * 3 to 30 s, at most 15 MB) by reading a few KB of it: `HEAD`, then ranged
+ * `GET`s of its header, with no header of the client's (no `Authorization`).
+ * Emits what it found, then completes. `textToVideo$` runs it before
+ * creating a task with `audio_url`; call it yourself to show the result first.
+ *
+ * - A rule broken: `InvalidRequestError` with an issue at `audio_url` per rule,
+ *   e.g. "audio is 42.0 s; the interface allows 3 to 30 s".
+ * - Unreadable (connection refused, host not found, an HTTP error status,
+ *   nothing within `timeoutMs`): `InvalidRequestError` at `audio_url`,
+ *   "could not be read: …".
+ * - A size or length the server or header does not give breaks no rule.
+ * - In a browser, a request that fails without an answer (a CORS refusal
+ *   looks just like a network failure there) emits `{ checked: false }`.
+ *
+ * Unsubscribing aborts the requests in flight.
+ *
+ * @example
+ * ```ts
+ * checkAudio$('https://cdn.example.com/voice.wav').subscribe({
+ *   next: (found) => console.log(found),
+ *   error: (err) => console.error(err.message),
+ * })
+ * // Output: { checked: true, format: 'wav', seconds: 5, bytes: 80044 }
+ * // or: Invalid text-to-video request: audio_url: audio is 42.0 s; the interface allows 3 to 30 s. Nothing was sent.
+ * ```
+ */
+export function checkAudio$(audioUrl: string, options: AudioCheckOptions = {}): Observable<AudioCheck> {
+  return new Observable<AudioCheck>((subscriber) => {
+    if (!/^https?:\/\//i.test(audioUrl)) {
+      subscriber.next({ checked: false, reason: 'not an http(s) URL, which only the gateway can read' })
+      return subscriber.complete()
+    }
+    const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs
+    const controller = new AbortController()
+    let settled = false
+    const timer = (options.scheduler ?? asyncScheduler).schedule(() => {
+      if (settled) return
+      settled = true
+      controller.abort()
+      subscriber.error(unreadable(`nothing within ${timeoutMs} ms`))
+    }, timeoutMs)
+    const fetchAudio: AudioFetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init))
+
+    readAudio(fetchAudio, audioUrl, controller.signal).then(
+      (facts) => {
+        if (settled) return
+        settled = true
+        timer.unsubscribe()
+        const issues = audioIssues(facts)
+        if (issues.length > 0 || facts.format === 'other') return subscriber.error(new InvalidRequestError(issues, WHAT))
+        subscriber.next({ checked: true, ...facts })
+        subscriber.complete()
+      },
+      (error: unknown) => {
+        if (settled) return
+        settled = true
+        timer.unsubscribe()
+        if (!(error instanceof Unreadable)) return subscriber.error(asGatewayError(error)) // a bug of ours, not the file's fault: typed all the same
+        if (!error.network || !inBrowser()) return subscriber.error(unreadable(error.reason))
+        subscriber.next({ checked: false, reason: `this page may not read it (CORS, or the network): ${error.reason}` })
+        subscriber.complete()
+      },
+    )
+    return () => {
+      timer.unsubscribe()
+      if (settled) return
+      settled = true
+      controller.abort()
+    }
+  })
+}
+
+function unreadable(reason: string): InvalidRequestError {
+  const advice = 'check that the URL is public, or pass checkAudio: false to create the task anyway'
+  return new InvalidRequestError([{ path: 'audio_url', message: `could not be read: ${reason}; ${advice}` }], WHAT)
+}
+
+/** A page or a worker, where a fetch refused by CORS fails just like one the network broke, and neither blocks the task. */
+function inBrowser(): boolean {
+  const g = globalThis as { document?: unknown; importScripts?: unknown }
+  return g.document !== undefined || typeof g.importScripts === 'function'
+}

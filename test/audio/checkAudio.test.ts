@@ -1,0 +1,174 @@
+import { firstValueFrom } from 'rxjs'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { AudioFetch, AudioRequestInit } from '../../src/audio/audioHttp.js'
+import { checkAudio$ } from '../../src/audio/checkAudio$.js'
+import { HEAD_BYTES, MAX_PROBE_BYTES } from '../../src/audio/readAudio.js'
+import { isInvalidRequestError } from '../../src/errors/InvalidRequestError.js'
+import { VirtualClock } from '../helpers/clock.js'
+import { collect, errorOf, observe } from '../helpers/collect.js'
+import { closedPort, startServer, within } from '../helpers/server.js'
+import { audioHost } from './audioHost.js'
+import { chunk, concat, fmt, frame, HEADERS, id3, PNG, toneWav, wav, xing } from './fixtures.js'
+
+afterEach(() => void vi.unstubAllGlobals())
+
+/** 96 kHz 24-bit stereo: 16 MiB of it lasts 29.1 s, so only the size breaks a rule. */
+const HIGH_RATE = fmt({ channels: 2, sampleRate: 96_000, bits: 24 })
+
+/** The one issue of an InvalidRequestError at audio_url. */
+function issueOf(error: unknown): string {
+  expect(isInvalidRequestError(error)).toBe(true)
+  const { issues } = error as { issues: { path: string; message: string }[] }
+  expect(issues.every((i) => i.path === 'audio_url')).toBe(true)
+  return issues.map((i) => i.message).join(' | ')
+}
+
+describe('checkAudio$: reads a few KB of the file, with a plain request', () => {
+  it('HEAD for the size, then one ranged GET of the first 4 KB; emits what it found', async () => {
+    const file = toneWav(5)
+    const host = await audioHost(file)
+    expect(await firstValueFrom(checkAudio$(`${host.url}/voice.wav`))).toEqual({ checked: true, format: 'wav', seconds: 5, bytes: file.length })
+    expect(host.asked()).toEqual(['HEAD -', `GET bytes=0-${HEAD_BYTES - 1}`])
+    expect(host.sent()).toBe(HEAD_BYTES)
+  })
+
+  it('sends none of the client headers: no Authorization, no cookies; asks for the bytes as stored', async () => {
+    const host = await audioHost(toneWav(5))
+    await firstValueFrom(checkAudio$(`${host.url}/voice.wav`))
+    for (const { headers } of host.requests) {
+      expect(headers.authorization).toBeUndefined()
+      expect(headers.cookie).toBeUndefined()
+      expect(headers['accept-encoding']).toMatch(/^identity(, identity)?$/) // fetch adds its own to a ranged GET
+    }
+  })
+
+  it('where HEAD is refused, or gives no length, takes the size from the GET\'s Content-Range', async () => {
+    const file = wav([HIGH_RATE], 16 * 1024 * 1024)
+    for (const head of ['refuse', 'no-length'] as const) {
+      const host = await audioHost(file, { head })
+      expect(issueOf(await errorOf(checkAudio$(`${host.url}/a.wav`)))).toBe('audio is 16.0 MB; the interface allows at most 15 MB')
+      expect(host.asked()).toEqual(['HEAD -', `GET bytes=0-${HEAD_BYTES - 1}`])
+    }
+  })
+
+  it('reads header bytes that arrive a few at a time', async () => {
+    const file = concat(id3(37), frame(HEADERS.mpeg1Stereo, 417, { at: 36, bytes: xing('Xing', 383) }), new Uint8Array(383 * 417))
+    const host = await audioHost(file, { trickle: 3 })
+    expect(await firstValueFrom(checkAudio$(`${host.url}/a.mp3`))).toEqual({ checked: true, format: 'mp3', seconds: (383 * 1152) / 44_100, bytes: file.length })
+    expect(host.sent()).toBeLessThan(200) // stopped as soon as the Xing count was in
+  })
+
+  it('past a long ID3v2 tag, reads 512 bytes where the frame starts: at most a few KB in all', async () => {
+    const file = concat(id3(60_000), frame(HEADERS.mpeg1Mono, 417, { at: 21, bytes: xing('Info', 1300) }), new Uint8Array(1300 * 417))
+    const host = await audioHost(file)
+    expect(issueOf(await errorOf(checkAudio$(`${host.url}/a.mp3`)))).toBe('audio is 34.0 s; the interface allows 3 to 30 s')
+    expect(host.asked()).toEqual(['HEAD -', 'GET bytes=0-4095', 'GET bytes=60010-60521'])
+    expect(host.sent()).toBe(4096 + 512)
+  })
+
+  it('never reads more than a few KB, however many chunks come before a WAV\'s data', async () => {
+    const many = Array.from({ length: 8 }, () => chunk('junk', new Uint8Array(20_000)))
+    const host = await audioHost(wav([fmt(), ...many], 16_000 * 5))
+    expect(await firstValueFrom(checkAudio$(`${host.url}/a.wav`))).toEqual({ checked: true, format: 'wav', bytes: expect.any(Number) })
+    expect(host.sent()).toBeLessThanOrEqual(MAX_PROBE_BYTES)
+    expect(MAX_PROBE_BYTES).toBeLessThanOrEqual(6 * 1024)
+  })
+
+  it('a server that ignores ranges and sends all 16 MiB is read for 4 KB only, then the connection is closed', async () => {
+    const file = wav([HIGH_RATE], 16 * 1024 * 1024)
+    const host = await audioHost(file, { ranges: false })
+    expect(issueOf(await errorOf(checkAudio$(`${host.url}/big.wav`)))).toBe('audio is 16.0 MB; the interface allows at most 15 MB')
+    const get = host.requests[1]!
+    await within(get.closedEarly, 2_000, 'the close of the GET')
+    expect(host.sent()).toBeLessThan(file.length)
+  })
+
+  it('refuses a PNG named .mp3 by its bytes', async () => {
+    const host = await audioHost(concat(PNG, new Uint8Array(3000)))
+    expect(issueOf(await errorOf(checkAudio$(`${host.url}/image.mp3`)))).toBe(
+      'audio is not WAV or MP3 (it starts with bytes 89 50 4E 47: a PNG image); the interface allows WAV or MP3',
+    )
+  })
+
+  it('a length the header does not give is not an error', async () => {
+    const host = await audioHost(concat(frame(HEADERS.freeFormat, 417), new Uint8Array(4000)), { head: 'no-length', ranges: false })
+    expect(await firstValueFrom(checkAudio$(`${host.url}/free.mp3`))).toEqual({ checked: true, format: 'mp3', bytes: 4417 })
+  })
+})
+
+describe('checkAudio$: a file that cannot be read', () => {
+  it('an HTTP error status: InvalidRequestError naming audio_url and the status', async () => {
+    const host = await startServer((_, res) => res.writeHead(404).end())
+    expect(issueOf(await errorOf(checkAudio$(`${host.url}/gone.wav`)))).toMatch(/^could not be read: it answered HTTP 404; check that the URL is public/)
+  })
+
+  it('a refused connection: InvalidRequestError with the code', async () => {
+    const port = await closedPort()
+    expect(issueOf(await errorOf(checkAudio$(`http://127.0.0.1:${port}/a.wav`)))).toMatch(/^could not be read: the connection failed \(ECONNREFUSED\)/)
+  })
+
+  it('nothing within timeoutMs, on the given scheduler: InvalidRequestError, and the request is aborted', async () => {
+    const clock = new VirtualClock()
+    const host = await startServer(() => {}) // never answers
+    const o = observe(checkAudio$(`${host.url}/slow.wav`, { timeoutMs: 5_000, scheduler: clock }))
+    const head = await host.request(1)
+    await clock.run(4_999)
+    expect(o.error).toBeUndefined()
+    await clock.run(1)
+    expect(issueOf(o.error)).toMatch(/^could not be read: nothing within 5000 ms/)
+    await within(head.closedEarly, 2_000, 'the close of the HEAD')
+  })
+
+  it('unsubscribing aborts the probe: a host stalled mid-body sees the connection close', async () => {
+    const host = await audioHost(toneWav(5), { stallAfter: 10 })
+    const o = observe(checkAudio$(`${host.url}/a.wav`))
+    const get = await host.request(2)
+    await vi.waitFor(() => expect(host.sent()).toBe(10))
+    o.subscription.unsubscribe()
+    await within(get.closedEarly, 2_000, 'the close of the GET')
+    expect(o.error).toBeUndefined()
+    expect(o.completed).toBe(false)
+  })
+
+  it('in a browser, a fetch that fails without an answer (a CORS refusal looks like that) does not block: checked false', async () => {
+    const fetchAudio: AudioFetch = () => Promise.reject(new TypeError('Failed to fetch'))
+    const inNode = await errorOf(checkAudio$('https://cdn.example.com/a.wav', { fetch: fetchAudio }))
+    expect(issueOf(inNode)).toMatch(/^could not be read: the request failed \(Failed to fetch\)/)
+    vi.stubGlobal('document', {})
+    const { values, error } = await collect(checkAudio$('https://cdn.example.com/a.wav', { fetch: fetchAudio }))
+    expect(error).toBeUndefined()
+    expect(values).toEqual([{ checked: false, reason: expect.stringMatching(/^this page may not read it \(CORS, or the network\)/) }])
+  })
+
+  it('in a browser, an answer with an error status still refuses', async () => {
+    vi.stubGlobal('document', {})
+    const fetchAudio: AudioFetch = async () => new Response(null, { status: 403 })
+    expect(issueOf(await errorOf(checkAudio$('https://cdn.example.com/a.wav', { fetch: fetchAudio })))).toMatch(/^could not be read: it answered HTTP 403/)
+  })
+
+  it('a URL that is not http(s) is left to the gateway: checked false, nothing fetched', async () => {
+    const fetchAudio = vi.fn<AudioFetch>()
+    expect(await firstValueFrom(checkAudio$('oss://bucket/voice.wav', { fetch: fetchAudio }))).toEqual({ checked: false, reason: expect.any(String) })
+    expect(fetchAudio).not.toHaveBeenCalled()
+  })
+
+  it('takes the global fetch as is (any WHATWG fetch fits AudioFetch)', async () => {
+    const host = await audioHost(toneWav(4))
+    expect(await firstValueFrom(checkAudio$(`${host.url}/a.wav`, { fetch: globalThis.fetch }))).toMatchObject({ checked: true, seconds: 4 })
+  })
+
+  it('goes through the fetch given, with a plain request: no credentials, no referrer, following redirects', async () => {
+    const file = toneWav(4)
+    const seen: AudioRequestInit[] = []
+    const fetchAudio: AudioFetch = async (_, init) => {
+      seen.push(init)
+      if (init.method === 'HEAD') return new Response(null, { headers: { 'content-length': String(file.length) } })
+      return new Response(file.slice(0, HEAD_BYTES), { status: 206, headers: { 'content-range': `bytes 0-${HEAD_BYTES - 1}/${file.length}` } })
+    }
+    expect(await firstValueFrom(checkAudio$('https://cdn.example.com/a.wav', { fetch: fetchAudio }))).toEqual({ checked: true, format: 'wav', seconds: 4, bytes: file.length })
+    expect(seen.map(({ signal: _, ...init }) => init)).toEqual([
+      { method: 'HEAD', headers: { 'accept-encoding': 'identity' }, redirect: 'follow', credentials: 'omit', referrerPolicy: 'no-referrer' },
+      { method: 'GET', headers: { range: `bytes=0-${HEAD_BYTES - 1}` }, redirect: 'follow', credentials: 'omit', referrerPolicy: 'no-referrer' },
+    ])
+  })
+})
