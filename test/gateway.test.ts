@@ -1,143 +1,63 @@
-import util from 'node:util'
-import { lastValueFrom } from 'rxjs'
-import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createGateway, GatewayError, InvalidRequestError, type GatewayOptions } from '../src/index.js'
-import { collect } from './helpers/collect.js'
-import { KEY, response, TRANSPORTS } from './helpers/fixtures.js'
-import { sendJson, startServer } from './helpers/server.js'
+import { describe, expect, it } from 'vitest'
+import type { ClientOptions } from '../src/client.js'
+import { endpoints } from '../src/endpoints.js'
+import { InvalidRequestError } from '../src/errors/InvalidRequestError.js'
+import { createGateway } from '../src/gateway.js'
+import { VirtualClock } from './helpers/clock.js'
+import { BASE, onClock } from './helpers/client.js'
+import { observe } from './helpers/collect.js'
+import { fakeGateway, json, sse, type SeenRequest } from './helpers/fakeTransport.js'
+import { created, frame, KEY, lifecycle, response, T2V, TASK_ID, taskReply } from './helpers/fixtures.js'
 
-afterEach(() => {
-  vi.restoreAllMocks()
-})
+// The facade only binds the standalone functions to one client: each method
+// is checked to reach the gateway as its function does (the functions' own
+// behaviour is tested in responses.test.ts and tasks.test.ts).
 
-function creationError(options: unknown): InvalidRequestError {
-  try {
-    createGateway(options as GatewayOptions)
-  } catch (err) {
-    expect(err).toBeInstanceOf(InvalidRequestError)
-    expect(err).toBeInstanceOf(GatewayError)
-    return err as InvalidRequestError
-  }
-  throw new Error('createGateway did not throw')
+function setup() {
+  const gw = fakeGateway((req: SeenRequest) => {
+    if (req.path.includes('stream=true') || (req.json as { stream?: boolean } | undefined)?.stream) return sse(frame(lifecycle('response.completed', 0)))
+    if (req.path.startsWith(T2V) || req.path.startsWith('/vendors/vendor-d')) return req.method === 'POST' ? json(created(), 202) : json(taskReply('completed', req.path.startsWith('/vendors/vendor-d') ? { field: 'images' } : {}))
+    return json(response({ status: req.path.endsWith('/cancel') ? 'cancelled' : 'completed' }))
+  })
+  const clock = new VirtualClock()
+  const gateway = createGateway({ baseUrl: BASE, apiKey: KEY, transport: gw.transport, scheduler: clock, taskPoll: { initialDelayMs: 1, jitter: 0 } } as ClientOptions)
+  return { gw, clock, gateway }
 }
 
-describe('createGateway options', () => {
+describe('createGateway', () => {
+  it('throws InvalidRequestError at once for bad options, like createClient', () => {
+    expect(() => createGateway({ baseUrl: 'nope' } as ClientOptions)).toThrow(InvalidRequestError)
+  })
+
+  it('exposes its plain-data client', () => {
+    const { gateway } = setup()
+    expect(gateway.client).toMatchObject({ baseUrl: BASE, secret: KEY })
+  })
+
   it.each([
-    ['missing baseUrl', { apiKey: KEY }, 'baseUrl'],
-    ['empty baseUrl', { baseUrl: '', apiKey: KEY }, 'baseUrl'],
-    ['non-string baseUrl', { baseUrl: 42, apiKey: KEY }, 'baseUrl'],
-    ['baseUrl that is not http(s)', { baseUrl: 'ftp://gateway.test', apiKey: KEY }, 'baseUrl'],
-    ['baseUrl without a scheme', { baseUrl: 'gateway.test', apiKey: KEY }, 'baseUrl'],
-    ['missing apiKey', { baseUrl: 'https://gateway.test' }, 'apiKey'],
-    ['empty apiKey', { baseUrl: 'https://gateway.test', apiKey: '' }, 'apiKey'],
-    ['blank apiKey', { baseUrl: 'https://gateway.test', apiKey: '   ' }, 'apiKey'],
-    ['non-string apiKey', { baseUrl: 'https://gateway.test', apiKey: 123 }, 'apiKey'],
-    ['zero timeoutMs', { baseUrl: 'https://gateway.test', apiKey: KEY, timeoutMs: 0 }, 'timeoutMs'],
-    ['negative timeoutMs', { baseUrl: 'https://gateway.test', apiKey: KEY, timeoutMs: -1 }, 'timeoutMs'],
-    ['NaN timeoutMs', { baseUrl: 'https://gateway.test', apiKey: KEY, timeoutMs: Number.NaN }, 'timeoutMs'],
-    ['timeoutMs beyond what a timer holds', { baseUrl: 'https://gateway.test', apiKey: KEY, timeoutMs: 2 ** 31 }, 'timeoutMs'],
-  ])('throws InvalidRequestError at creation for a %s', (_, options, field) => {
-    const err = creationError(options)
-    expect(err.issues.map((i) => i.path)).toContain(field)
-    expect(err.message).toContain(field)
+    ['responses$', (g: ReturnType<typeof setup>['gateway']) => g.responses$({ model: 'm' }), ['POST /vendors/vendor-a/v1/responses']],
+    ['responses$ with stream', (g: ReturnType<typeof setup>['gateway']) => g.responses$({ model: 'm', stream: true }), ['POST /vendors/vendor-a/v1/responses']],
+    ['retrieveResponse$', (g: ReturnType<typeof setup>['gateway']) => g.retrieveResponse$('resp_1'), ['GET /vendors/vendor-a/v1/responses/resp_1']],
+    ['retrieveResponse$ with stream', (g: ReturnType<typeof setup>['gateway']) => g.retrieveResponse$('resp_1', { stream: true, startingAfter: 2 }), ['GET /vendors/vendor-a/v1/responses/resp_1?stream=true&starting_after=2']],
+    ['cancelResponse$', (g: ReturnType<typeof setup>['gateway']) => g.cancelResponse$('resp_1'), ['POST /vendors/vendor-a/v1/responses/resp_1/cancel']],
+    ['textToVideo$', (g: ReturnType<typeof setup>['gateway']) => g.textToVideo$({ prompt: 'p' }, { idempotencyKey: 'k-1' }), [`POST ${T2V}`, `GET ${T2V}/${TASK_ID}`]],
+    ['createTask$', (g: ReturnType<typeof setup>['gateway']) => g.createTask$(endpoints.i2iPreview, { prompt: 'p' }), ['POST /vendors/vendor-d/v1/i2i-preview/generation', `GET /vendors/vendor-d/v1/i2i-preview/generation/${TASK_ID}`]],
+    ['task$', (g: ReturnType<typeof setup>['gateway']) => g.task$(endpoints.t2vSpark, TASK_ID), [`GET ${T2V}/${TASK_ID}`]],
+  ])('%s sends nothing until subscribed, then calls the gateway as its function does, and completes', async (_, call, requests) => {
+    const { gw, clock, gateway } = setup()
+    const call$ = call(gateway)
+    await clock.run(0)
+    expect(gw.requests).toHaveLength(0)
+    const o = onClock(clock, observe<unknown>(call$))
+    const { completed, error } = await o.done
+    expect(error).toBeUndefined()
+    expect(completed).toBe(true)
+    expect(gw.requests.map((r) => `${r.method} ${r.path}`)).toEqual(requests)
   })
 
-  it('throws for no options at all, naming both required fields', () => {
-    const err = creationError(undefined)
-    expect(err.issues.map((i) => i.path)).toEqual(expect.arrayContaining(['baseUrl', 'apiKey']))
-  })
-
-  it('never puts the apiKey in a creation error', () => {
-    const err = creationError({ baseUrl: 'not a url', apiKey: KEY })
-    for (const text of [err.message, JSON.stringify(err), util.inspect(err, { depth: Number.POSITIVE_INFINITY })]) expect(text).not.toContain(KEY)
-  })
-
-  it('sends nothing when created, and nothing until subscribed', () => {
-    const fetch = vi.fn<typeof globalThis.fetch>()
-    const gateway = createGateway({ baseUrl: 'https://gateway.test', apiKey: KEY, fetch })
-    gateway.responses$({ model: 'm', input: 'hi' })
-    gateway.retrieveResponse$('resp_1')
-    gateway.cancelResponse$('resp_1')
-    expect(fetch).not.toHaveBeenCalled()
-  })
-})
-
-describe.each(TRANSPORTS)('requests over $name', ({ options }) => {
-  it('sends the bearer token, JSON headers, extra headers and the body as given', async () => {
-    const server = await startServer((_, res) => sendJson(res, 200, response()))
-    const gateway = createGateway({
-      baseUrl: server.url,
-      apiKey: KEY,
-      headers: { 'X-Trace-Id': 'abc', Authorization: 'Bearer someone-else' },
-      ...options,
-    })
-    const body = { model: 'gpt-test', input: 'Héllo — 🚀', temperature: 0.5, metadata: { a: 'b' } }
-    await lastValueFrom(gateway.responses$(body))
-    const [req] = server.requests
-    expect(req).toMatchObject({ method: 'POST', path: '/vendors/vendor-a/v1/responses', json: body })
-    expect(req!.headers.authorization).toBe(`Bearer ${KEY}`)
-    expect(req!.headers['content-type']).toMatch(/^application\/json/)
-    expect(req!.headers.accept).toMatch(/application\/json/)
-    expect(req!.headers['x-trace-id']).toBe('abc')
-  })
-
-  it('trims the apiKey and a trailing slash of baseUrl, and keeps a base path', async () => {
-    const server = await startServer((_, res) => sendJson(res, 200, response()))
-    const gateway = createGateway({ baseUrl: `${server.url}/api/`, apiKey: `  ${KEY}\n`, ...options })
-    await lastValueFrom(gateway.responses$({ model: 'm' }))
-    expect(server.requests[0]!.path).toBe('/api/vendors/vendor-a/v1/responses')
-    expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`)
-  })
-
-  it('uses responsesPath for creation, retrieval and cancellation', async () => {
-    const server = await startServer((req, res) => sendJson(res, 200, response({ status: req.path.endsWith('/cancel') ? 'cancelled' : 'completed' })))
-    const gateway = createGateway({ baseUrl: server.url, apiKey: KEY, responsesPath: '/v1/responses', ...options })
-    await lastValueFrom(gateway.responses$({ model: 'm' }))
-    await lastValueFrom(gateway.retrieveResponse$('resp_9'))
-    expect(await lastValueFrom(gateway.cancelResponse$('resp_9'))).toMatchObject({ status: 'cancelled' })
-    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/responses', 'GET /v1/responses/resp_9', 'POST /v1/responses/resp_9/cancel'])
-  })
-
-  it('sends a request per subscription (cold)', async () => {
-    const server = await startServer((_, res) => sendJson(res, 200, response()))
-    const gateway = createGateway({ baseUrl: server.url, apiKey: KEY, ...options })
-    const once$ = gateway.responses$({ model: 'm' })
-    expect(server.requests).toHaveLength(0)
-    await lastValueFrom(once$)
-    await lastValueFrom(once$)
-    expect(server.requests).toHaveLength(2)
-  })
-})
-
-describe('transport choice', () => {
-  it('uses undici, not the global fetch, by default in Node', async () => {
-    const server = await startServer((_, res) => sendJson(res, 200, response()))
-    const globalFetch = vi.spyOn(globalThis, 'fetch')
-    const gateway = createGateway({ baseUrl: server.url, apiKey: KEY })
-    expect(await lastValueFrom(gateway.responses$({ model: 'm' }))).toMatchObject({ id: 'resp_1' })
-    expect(server.requests).toHaveLength(1)
-    expect(globalFetch).not.toHaveBeenCalled()
-  })
-
-  it('uses the injected fetch when one is given', async () => {
-    const fetch = vi.fn<typeof globalThis.fetch>(async () => Response.json(response({ id: 'resp_fake' })))
-    const gateway = createGateway({ baseUrl: 'https://gateway.test', apiKey: KEY, fetch })
-    expect(await lastValueFrom(gateway.responses$({ model: 'm' }))).toMatchObject({ id: 'resp_fake' })
-    expect(fetch).toHaveBeenCalledTimes(1)
-    const [url, init] = fetch.mock.calls[0]!
-    expect(String(url)).toBe('https://gateway.test/vendors/vendor-a/v1/responses')
-    expect(init).toMatchObject({ method: 'POST' })
-    expect(new Headers(init!.headers).get('authorization')).toBe(`Bearer ${KEY}`)
-    expect(init!.signal).toBeInstanceOf(AbortSignal)
-  })
-
-  it('refuses an id that would change the path, sending nothing', async () => {
-    const fetch = vi.fn<typeof globalThis.fetch>()
-    const gateway = createGateway({ baseUrl: 'https://gateway.test', apiKey: KEY, fetch })
-    for (const id of ['', 'a/b', '../x', '..', 'a?b', 'a#b', 'a b', '%2F']) {
-      expect((await collect(gateway.retrieveResponse$(id))).error).toBeInstanceOf(InvalidRequestError)
-      expect((await collect(gateway.cancelResponse$(id))).error).toBeInstanceOf(InvalidRequestError)
-    }
-    expect(fetch).not.toHaveBeenCalled()
+  it('passes per-call options through (the caller’s Idempotency-Key)', async () => {
+    const { gw, clock, gateway } = setup()
+    await onClock(clock, observe(gateway.textToVideo$({ prompt: 'p' }, { idempotencyKey: 'k-1' }))).done
+    expect(gw.request(1).headers['idempotency-key']).toBe('k-1')
   })
 })

@@ -1,109 +1,362 @@
-import nock from 'nock'
-import { firstValueFrom, lastValueFrom, toArray } from 'rxjs'
-import { afterEach, beforeAll, afterAll, describe, expect, it, vi } from 'vitest'
-import { createGateway, endpoints, InvalidRequestError, taskEndpoint, TaskFailedError, taskUrls, ValidationError, type TaskEvent } from '../src/index.js'
+import { describe, expect, it, vi } from 'vitest'
+import type { Client } from '../src/client.js'
+import { endpoints, taskEndpoint } from '../src/endpoints.js'
+import { isTaskCreationUnknownError, TaskCreationUnknownError } from '../src/errors/TaskCreationUnknownError.js'
+import type { TaskEvent } from '../src/operators/pollTask.js'
+import { createTask$, task$, textToVideo$ } from '../src/tasks$.js'
+import type { TextToVideoRequest } from '../src/validation/textToVideoRequest.js'
+import { fakeClient, inTurn, onClock, type TestClientOptions } from './helpers/client.js'
+import { settle } from './helpers/clock.js'
+import { observe } from './helpers/collect.js'
+import { json, networkError, never, type Answer, type FakeReply, type SeenRequest } from './helpers/fakeTransport.js'
+import { created, KEY, OTHER_TASK_ID, T0, T2V, TASK_ID, taskReply, VIDEO_URL } from './helpers/fixtures.js'
+import { expectNoKeyFragment } from './helpers/secrets.js'
 
-const BASE = 'http://gateway.test'
-const ID = '0b6ea0f5-5f7e-4a7e-9a6c-2f0d5d0c9a11'
-const T = '2026-03-01T10:00:00.250Z'
-const instant = { initialDelayMs: 0, maxDelayMs: 0, jitter: 0 }
+// A poll loop that never ends is the failure several tests look for: fail it fast.
+vi.setConfig({ testTimeout: 5_000 })
 
-function gateway(fetchFn: typeof fetch = (input, init) => fetch(input, init)) {
-  return createGateway({ baseUrl: BASE, apiKey: 'k-secret', fetch: fetchFn, taskPoll: instant, retry: { baseDelayMs: 0 } })
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+const READ = `${T2V}/${TASK_ID}`
+/** Polls a few ms apart, retries at once: timing is tested in the operator's own tests. */
+const FAST: TestClientOptions = { taskPoll: { initialDelayMs: 10, factor: 1, maxDelayMs: 10, jitter: 0 }, retry: { baseDelayMs: 0 } }
+const types = (events: TaskEvent[]) => events.map((e) => e.type)
+const http = (status: number, body: unknown = { message: `failure ${status}` }, headers: Record<string, string> = {}) => json(body, status, headers)
+
+/**
+ * A gateway with one task: creation is answered by `creations` in turn (then
+ * a 202), and each read of the task by `reads` in turn (then completed).
+ */
+function gateway(creations: FakeReply[] | Array<FakeReply | Error> = [], reads: Array<FakeReply | Error | string> = ['pending', 'processing', 'completed']): Answer {
+  let posts = 0
+  let gets = 0
+  return (req: SeenRequest) => {
+    if (req.method === 'POST') return creations[posts++] ?? json(created(), 202)
+    const next = reads[Math.min(gets++, reads.length - 1)]!
+    return typeof next === 'string' ? json(taskReply(next)) : next
+  }
 }
 
-const info = (status: string, extra: object = {}) => ({ task_info: { id: ID, status, created_at: T, updated_at: T }, ...extra })
-const types = (events: TaskEvent[]) => events.map((e) => e.type)
+function run(call: (client: Client) => import('rxjs').Observable<TaskEvent>, answer: Answer, options: TestClientOptions = {}) {
+  const setup = fakeClient(answer, { ...FAST, ...options })
+  return { ...setup, o: onClock(setup.clock, observe(call(setup.client))) }
+}
 
-beforeAll(() => nock.disableNetConnect())
-afterAll(() => nock.enableNetConnect())
-afterEach(() => {
-  expect(nock.pendingMocks()).toEqual([])
-  nock.cleanAll()
-})
+const t2v = (body: TextToVideoRequest = { prompt: 'A red kite over a grey sea' }, options = {}) => (client: Client) => textToVideo$(client, body, options)
 
-describe('textToVideo$', () => {
-  it('posts the body with the bearer token, then follows the task to its video URLs', async () => {
-    const body = { prompt: 'A red kite over a grey sea', size: '1280*720' as const, duration: 5 as const, seed: 7 }
-    nock(BASE, { reqheaders: { authorization: 'Bearer k-secret' } })
-      .post('/vendors/vendor-b/v1/t2v-spark/generation', body)
-      .reply(202, { task_info: { id: ID, created_at: T, updated_at: T } })
-      .get(`/vendors/vendor-b/v1/t2v-spark/generation/${ID}`)
-      .reply(200, info('pending'))
-      .get(`/vendors/vendor-b/v1/t2v-spark/generation/${ID}`)
-      .reply(200, info('pending'))
-      .get(`/vendors/vendor-b/v1/t2v-spark/generation/${ID}`)
-      .reply(200, info('processing'))
-      .get(`/vendors/vendor-b/v1/t2v-spark/generation/${ID}`)
-      .reply(200, info('completed', { videos: ['https://cdn.test/a.mp4'] }))
-    const events = await lastValueFrom(gateway().textToVideo$(body).pipe(toArray()))
-    expect(types(events)).toEqual(['created', 'pending', 'processing', 'completed'])
-    expect(events[0]).toMatchObject({ taskId: ID })
-    expect(events[3]).toMatchObject({ urls: ['https://cdn.test/a.mp4'], expiresAt: new Date(Date.parse(T) + 3_600_000) })
+describe('textToVideo$: creating and following', () => {
+  it('POSTs the body with the bearer token and an Idempotency-Key, then follows the task: created, pending, processing, completed', async () => {
+    const body = { prompt: 'A red kite over a grey sea', size: '1280*720', duration: 5, seed: 7 } as const
+    const { gw, o } = run(t2v(body), gateway())
+    const { values, completed } = await o.done
+    expect(completed).toBe(true)
+    expect(types(values)).toEqual(['created', 'pending', 'processing', 'completed'])
+    const post = gw.request(1)
+    expect(post).toMatchObject({ method: 'POST', path: T2V, json: body })
+    expect(post.headers).toMatchObject({ authorization: `Bearer ${KEY}`, 'content-type': 'application/json' })
+    expect(post.headers['idempotency-key']).toMatch(UUID)
+    expect(values[0]).toEqual({ type: 'created', taskId: TASK_ID, taskInfo: created().task_info, idempotencyKey: post.headers['idempotency-key'] })
+    expect(values[3]).toMatchObject({ type: 'completed', taskId: TASK_ID, urls: [VIDEO_URL], expiresAt: new Date(Date.parse(T0) + 3_600_000) })
+    expect(gw.requests.slice(1).map((r) => `${r.method} ${r.path}`)).toEqual(Array(3).fill(`GET ${READ}`))
   })
 
-  it.each([
-    [{}, 'prompt'],
-    [{ prompt: 'x'.repeat(2001) }, 'prompt'],
-    [{ prompt: 'ok', negative_prompt: 'n'.repeat(501) }, 'negative_prompt'],
-    [{ prompt: 'ok', size: '1280x720' }, 'size'],
-    [{ prompt: 'ok', size: '832*480' }, 'size'],
-    [{ prompt: 'ok', duration: 7 }, 'duration'],
-    [{ prompt: 'ok', seed: 2147483648 }, 'seed'],
-    [{ prompt: 'ok', seed: 1.5 }, 'seed'],
-    [{ prompt: 'ok', seed: -1 }, 'seed'],
-    [{ prompt: 'ok', audio: 'yes' }, 'audio'],
-    [{ prompt: 'ok', audio_url: 'song.mp3' }, 'audio_url'],
-    [{ prompt: 'ok', prompt_extend: null }, 'prompt_extend'],
-    [{ prompt: 'ok', safety_filter: true }, 'safety_filter'],
-  ])('refuses %j naming %s, sending nothing', async (body, field) => {
-    const spy = vi.fn<typeof fetch>()
-    const error = await firstValueFrom(gateway(spy).textToVideo$(body as never)).catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(InvalidRequestError)
-    expect((error as InvalidRequestError).issues.map((i) => i.path)).toContain(field)
-    expect((error as Error).message).toContain(field)
-    expect(spy).not.toHaveBeenCalled()
+  it('waits the client’s poll timing before each read', async () => {
+    const { gw, clock, o } = run(t2v(), gateway(), { taskPoll: { initialDelayMs: 3_000, factor: 2, maxDelayMs: 5_000, jitter: 0 } })
+    const at: number[] = []
+    await clock.runUntil(() => {
+      if (gw.requests.length > at.length + 1) at.push(clock.now())
+      return o.completed
+    })
+    expect(at).toEqual([3_000, 8_000, 13_000]) // 3 s, then ×2 capped at 5 s
+  })
+
+  it('sends the caller’s own Idempotency-Key and reports it in the created event', async () => {
+    const { gw, o } = run(t2v(undefined, { idempotencyKey: 'order-42' }), gateway())
+    const { values } = await o.done
+    expect(gw.request(1).headers['idempotency-key']).toBe('order-42')
+    expect(values[0]).toMatchObject({ type: 'created', idempotencyKey: 'order-42' })
+  })
+
+  it('gives each subscription its own Idempotency-Key', async () => {
+    const { gw, clock, client } = fakeClient(gateway(), FAST)
+    const once$ = textToVideo$(client, { prompt: 'p' })
+    await onClock(clock, observe(once$)).done
+    await onClock(clock, observe(once$)).done
+    const keys = gw.requests.filter((r) => r.method === 'POST').map((r) => r.headers['idempotency-key'])
+    expect(keys).toHaveLength(2)
+    expect(keys[0]).not.toBe(keys[1])
   })
 
   it('sends unknown fields when the caller opts in', async () => {
-    nock(BASE)
-      .post('/vendors/vendor-b/v1/t2v-spark/generation', { prompt: 'ok', safety_filter: true, audio: null })
-      .reply(202, { task_info: { id: ID, created_at: T, updated_at: T } })
-    const first = await firstValueFrom(gateway().textToVideo$({ prompt: 'ok', safety_filter: true, audio: null } as never, { allowUnknownFields: true }))
-    expect(first.type).toBe('created')
+    const { gw, o } = run(t2v({ prompt: 'ok', safety_filter: true, audio: null } as TextToVideoRequest, { allowUnknownFields: true }), gateway())
+    await o.done
+    expect(gw.request(1).json).toEqual({ prompt: 'ok', safety_filter: true, audio: null })
   })
 
-  it('does not post twice when creation fails with a 500 (the task may exist)', async () => {
-    const scope = nock(BASE).post('/vendors/vendor-b/v1/t2v-spark/generation').once().reply(500, { message: 'boom' })
-    const error = await firstValueFrom(gateway().textToVideo$({ prompt: 'ok' })).catch((e: unknown) => e)
-    expect(error).toMatchObject({ status: 500, kind: 'server' })
-    expect(scope.isDone()).toBe(true)
-  })
-
-  it('posts again after a 429, which the gateway refused', async () => {
-    nock(BASE)
-      .post('/vendors/vendor-b/v1/t2v-spark/generation')
-      .reply(429, { error: 'slow down' }, { 'retry-after': '0' })
-      .post('/vendors/vendor-b/v1/t2v-spark/generation')
-      .reply(202, { task_info: { id: ID, created_at: T, updated_at: T } })
-    const first = await firstValueFrom(gateway().textToVideo$({ prompt: 'ok' }))
-    expect(first).toMatchObject({ type: 'created', taskId: ID })
-  })
-
-  it('ends a failed task in TaskFailedError', async () => {
-    nock(BASE)
-      .post('/vendors/vendor-b/v1/t2v-spark/generation')
-      .reply(202, { task_info: { id: ID, created_at: T, updated_at: T } })
-      .get(`/vendors/vendor-b/v1/t2v-spark/generation/${ID}`)
-      .reply(200, { task_info: { id: ID, status: 'failed', created_at: T, updated_at: T, error: { code: 3001, title: 'Task Execution Error', detail: 'restricted prompt' } } })
-    const error = await lastValueFrom(gateway().textToVideo$({ prompt: 'ok' })).catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(TaskFailedError)
-    expect(error).toMatchObject({ taskId: ID, code: 3001, title: 'Task Execution Error', detail: 'restricted prompt' })
-    expect((error as Error).message).toContain('restricted prompt')
+  it.each([
+    ['an unknown field', { prompt: 'ok', safety_filter: true }],
+    ['a prompt over 2,000 characters', { prompt: 'x'.repeat(2_001) }],
+    ['a BigInt', { prompt: 'ok', seed: 7n }],
+    ['a cycle', (() => { const b: Record<string, unknown> = { prompt: 'ok' }; b.self = b; return b })()],
+    ['an inherited toJSON that sends a 5,000-character prompt and seed -5', Object.assign(Object.create({ toJSON: () => ({ prompt: 'p'.repeat(5_000), seed: -5 }) }), { prompt: 'ok' })],
+    ['a body that is not an object', 'prompt'],
+  ])('refuses %s with InvalidRequestError, sending nothing', async (_, body) => {
+    const { gw, o } = run(t2v(body as TextToVideoRequest), gateway())
+    const { error } = await o.done
+    expect(error).toMatchObject({ name: 'InvalidRequestError' })
+    expect((error as Error).message).toMatch(/Nothing was sent\.$/)
+    expect(gw.requests).toHaveLength(0)
   })
 })
 
-describe('task$ on every result path of the interface', () => {
+describe('textToVideo$: a creation that certainly created nothing', () => {
+  it.each([
+    ['a refused connection', networkError('ECONNREFUSED')],
+    ['a host not found', networkError('ENOTFOUND')],
+    ['a failed DNS lookup', networkError('EAI_AGAIN')],
+    ['a connect timeout', networkError('UND_ERR_CONNECT_TIMEOUT')],
+    ['an unreachable host', networkError('EHOSTUNREACH')],
+    ['an unreachable network', networkError('ENETUNREACH')],
+    ['a 429 rate limit', http(429, { error: { message: 'slow down', code: 'rate_limit_exceeded' } })],
+    ['a 503', http(503)],
+  ])('is sent again after %s, with the same body and Idempotency-Key', async (_, failure) => {
+    const { gw, o } = run(t2v(), gateway([failure as FakeReply]))
+    const { values } = await o.done
+    expect(types(values)).toEqual(['created', 'pending', 'processing', 'completed'])
+    const posts = gw.requests.filter((r) => r.method === 'POST')
+    expect(posts).toHaveLength(2)
+    expect(posts[1]!.body).toBe(posts[0]!.body)
+    expect(posts[1]!.headers['idempotency-key']).toBe(posts[0]!.headers['idempotency-key'])
+  })
+
+  it('waits the Retry-After of a refused creation', async () => {
+    const { gw, clock, o } = run(t2v(), gateway([http(429, {}, { 'retry-after': '7' })]))
+    await settle()
+    expect(clock.pendingDelays).toEqual([7_000])
+    await clock.run(6_999)
+    expect(gw.requests).toHaveLength(1)
+    await clock.run(1)
+    expect(gw.requests).toHaveLength(2)
+    expect((await o.done).completed).toBe(true)
+  })
+
+  it('ends in the HttpError after `count` refusals: nothing was created', async () => {
+    const { gw, o } = run(t2v(), gateway([http(503), http(503), http(503)]), { retry: { count: 2, baseDelayMs: 0 } })
+    const { error } = await o.done
+    expect(error).toMatchObject({ name: 'HttpError', status: 503 })
+    expect(isTaskCreationUnknownError(error)).toBe(false)
+    expect(gw.requests).toHaveLength(3)
+  })
+
+  it('is not sent again after a 429 insufficient_quota, which no retry fixes: a permanent HttpError', async () => {
+    const { gw, o } = run(t2v(), gateway([http(429, { error: { message: 'You exceeded your current quota', type: 'insufficient_quota', code: 'insufficient_quota' } })]))
+    expect((await o.done).error).toMatchObject({ name: 'HttpError', status: 429, permanent: true })
+    expect(gw.requests).toHaveLength(1)
+  })
+
+  it.each([400, 401, 402, 403, 404, 422])('is not sent again after %i, and ends in the HttpError', async (status) => {
+    const { gw, o } = run(t2v(), gateway([http(status)]))
+    expect((await o.done).error).toMatchObject({ name: 'HttpError', status })
+    expect(gw.requests).toHaveLength(1)
+  })
+
+  it('reports 403 as forbidden', async () => {
+    const { o } = run(t2v(), gateway([http(403, { detail: 'model not allowed' })]))
+    expect((await o.done).error).toMatchObject({ name: 'HttpError', kind: 'forbidden', gatewayMessage: 'model not allowed' })
+  })
+})
+
+describe('textToVideo$: a creation whose outcome is unknown', () => {
+  const cut = (text: string): FakeReply => ({ status: 202, headers: { 'content-type': 'application/json' }, body: text })
+  const whole = JSON.stringify(created())
+  const cases: Array<[string, FakeReply | Error | 'timeout', Record<string, unknown>, string | undefined]> = [
+    ['a connection reset after sending', networkError('ECONNRESET'), { name: 'ConnectionError', sent: true }, undefined],
+    ['a socket closed after sending', networkError('UND_ERR_SOCKET'), { name: 'ConnectionError', sent: true }, undefined],
+    ['a timeout after sending', 'timeout', { name: 'TimeoutError', reason: 'silence' }, undefined],
+    ['a 500', http(500), { name: 'HttpError', status: 500 }, undefined],
+    ['a 502', http(502), { name: 'HttpError', status: 502 }, undefined],
+    ['a 504', http(504), { name: 'HttpError', status: 504 }, undefined],
+    ['a 408', http(408), { name: 'HttpError', status: 408 }, undefined],
+    ['a 202 that is not JSON', cut('Accepted'), { name: 'ValidationError' }, undefined],
+    ['a 202 HTML page', { status: 202, headers: { 'content-type': 'text/html' }, body: '<html>accepted</html>' }, { name: 'ValidationError' }, undefined],
+    ['a 202 of the wrong shape holding a task id', json({ task_info: { id: TASK_ID } }, 202), { name: 'ValidationError' }, TASK_ID],
+    ['a 202 cut in the middle of the JSON, after the id', cut(whole.slice(0, whole.indexOf('created_at') + 15)), { name: 'ValidationError' }, TASK_ID],
+    ['a 202 cut in the middle of the id', cut(whole.slice(0, whole.indexOf(TASK_ID) + 10)), { name: 'ValidationError' }, undefined],
+    ['a 202 whose id is not a UUID', json({ task_info: { id: 'not-a-uuid', created_at: T0, updated_at: T0 } }, 202), { name: 'ValidationError' }, undefined],
+  ]
+
+  it.each(cases)('after %s ends in TaskCreationUnknownError (endpoint, idempotencyKey, taskId, cause), and is not sent again', async (_, failure, cause, taskId) => {
+    const answer = gateway(failure === 'timeout' ? [] : [failure as FakeReply])
+    const { gw, o } = run(t2v(), (req) => (req.n === 1 && failure === 'timeout' ? never() : answer(req)), { timeoutMs: 5_000 })
+    const { values, error } = await o.done
+    expect(values).toEqual([])
+    expect(error).toBeInstanceOf(TaskCreationUnknownError)
+    const sentKey = gw.request(1).headers['idempotency-key']
+    expect(error).toMatchObject({ name: 'TaskCreationUnknownError', endpoint: endpoints.t2vSpark, idempotencyKey: sentKey, cause })
+    expect((error as TaskCreationUnknownError).taskId).toBe(taskId)
+    expect((error as Error).message).toContain('may have succeeded')
+    expect((error as Error).message).toContain(taskId ? `follow it with task$(client, endpoint, '${taskId}')` : `create again with { idempotencyKey: '${sentKey}' }`)
+    expect(gw.requests).toHaveLength(1)
+    if (failure === 'timeout') expect(gw.request(1).aborted).toBe(true)
+  })
+
+  it('after a 202 whose body breaks off in the network ends in TaskCreationUnknownError', async () => {
+    const body = (function* () {
+      yield '{"task_info":{"id":"'
+      throw networkError('ECONNRESET')
+    })()
+    const { gw, o } = run(t2v(), gateway([{ status: 202, body }]))
+    expect((await o.done).error).toMatchObject({ name: 'TaskCreationUnknownError', cause: { name: 'ConnectionError', sent: true } })
+    expect(gw.requests).toHaveLength(1)
+  })
+
+  describe('with idempotentCreate (the gateway honours Idempotency-Key)', () => {
+    it.each([
+      ['a reset after sending', networkError('ECONNRESET')],
+      ['a 500', http(500)],
+      ['a 202 cut mid-JSON', cut(whole.slice(0, 30))],
+    ])('is sent again after %s with the same key, and the task is followed', async (_, failure) => {
+      const { gw, o } = run(t2v(), gateway([failure as FakeReply]), { idempotentCreate: true })
+      const { values } = await o.done
+      expect(types(values)).toEqual(['created', 'pending', 'processing', 'completed'])
+      const keys = gw.requests.filter((r) => r.method === 'POST').map((r) => r.headers['idempotency-key'])
+      expect(keys).toEqual([keys[0], keys[0]])
+    })
+
+    it('ends in TaskCreationUnknownError after `count` retries, every one sent with the same key', async () => {
+      const { gw, o } = run(t2v(), gateway([http(500), http(502), networkError('ECONNRESET')]), { idempotentCreate: true, retry: { count: 2, baseDelayMs: 0 } })
+      const { error } = await o.done
+      expect(error).toMatchObject({ name: 'TaskCreationUnknownError', cause: { name: 'ConnectionError' } })
+      const keys = gw.requests.map((r) => r.headers['idempotency-key'])
+      expect(keys).toEqual([keys[0], keys[0], keys[0]])
+      expect((error as TaskCreationUnknownError).idempotencyKey).toBe(keys[0])
+    })
+  })
+})
+
+describe('textToVideo$: following after creation', () => {
+  const notJson: FakeReply = { status: 200, headers: { 'content-type': 'application/json' }, body: '{"task_info":' }
+  const transient: Array<[string, FakeReply | Error]> = [
+    ['not JSON', notJson],
+    ['of the wrong shape', json({ task_info: { id: TASK_ID, status: 'exploded' } })],
+    ['naming another task', json(taskReply('processing', { id: OTHER_TASK_ID }))],
+    ['an HTML page', { status: 200, headers: { 'content-type': 'text/html' }, body: '<html>proxy error</html>' }],
+    ['a 502', http(502)],
+    ['a 429 with Retry-After', http(429, {}, { 'retry-after': '1' })],
+    ['a reset', networkError('ECONNRESET')],
+  ]
+
+  it.each(transient)('survives 5 poll replies in a row that are %s, and completes', async (_, failure) => {
+    const { o } = run(t2v(), gateway([], ['pending', failure, failure, failure, failure, failure, 'completed'] as FakeReply[]))
+    const { values, error } = await o.done
+    expect(error).toBeUndefined()
+    expect(types(values)).toEqual(['created', 'pending', 'completed'])
+  })
+
+  it.each(transient)('ends after a 6th poll reply in a row that is %s, with the task id and endpoint on the error', async (_, failure) => {
+    const { gw, o } = run(t2v(), gateway([], ['pending', failure, failure, failure, failure, failure, failure, 'completed'] as FakeReply[]))
+    const { values, error } = await o.done
+    expect(types(values)).toEqual(['created', 'pending'])
+    expect(error).toMatchObject({ taskId: TASK_ID, endpoint: endpoints.t2vSpark })
+    expect(gw.requests.filter((r) => r.method === 'GET')).toHaveLength(7)
+  })
+
+  it('starts counting failures again after a good reply', async () => {
+    const f = http(503)
+    const { o } = run(t2v(), gateway([], [f, f, f, f, f, 'pending', f, f, f, f, f, 'completed'] as FakeReply[]))
+    const { values, error } = await o.done
+    expect(error).toBeUndefined()
+    expect(types(values)).toEqual(['created', 'pending', 'completed'])
+  })
+
+  it('never emits a status that goes backwards', async () => {
+    const { o } = run(t2v(), gateway([], ['processing', 'pending', 'processing', 'queued', 'completed']))
+    expect(types((await o.done).values)).toEqual(['created', 'processing', 'completed'])
+  })
+
+  it.each([
+    ['a failed task: TaskFailedError', ['pending', 'failed'], { name: 'TaskFailedError', code: 3001, detail: 'prompt refused' }],
+    ['a 404 on a read: HttpError', ['pending', http(404, { detail: 'unknown task' }) as unknown as string], { name: 'HttpError', status: 404 }],
+    ['a completed reply without URLs, 6 times: ValidationError', ['pending', ...Array(6).fill(json({ task_info: taskReply('completed').task_info })) as string[]], { name: 'ValidationError' }],
+  ])('ends a follow on %s naming the task and endpoint', async (_, reads, error) => {
+    const { o } = run(t2v(), gateway([], reads as FakeReply[]))
+    expect((await o.done).error).toMatchObject({ ...error, taskId: TASK_ID, endpoint: endpoints.t2vSpark })
+  })
+
+  it('ends a follow past its deadlineMs in TaskTimeoutError with the task, endpoint and last status', async () => {
+    const { clock, o } = run(t2v(undefined, { deadlineMs: 60_000 }), gateway([], ['processing']), { taskPoll: { initialDelayMs: 7_000, factor: 1, jitter: 0 } })
+    const { error } = await o.done
+    expect(error).toMatchObject({ name: 'TaskTimeoutError', taskId: TASK_ID, endpoint: endpoints.t2vSpark, deadlineMs: 60_000, lastStatus: 'processing' })
+    expect(clock.now()).toBe(60_000)
+    expect(clock.pending).toBe(0)
+  })
+
+  it('unsubscribed during creation: aborts the POST', async () => {
+    const { gw, clock, o } = run(t2v(), () => never())
+    await settle()
+    o.subscription.unsubscribe()
+    expect(gw.request(1).aborted).toBe(true)
+    expect(clock.pending).toBe(0)
+  })
+
+  it('unsubscribed while waiting to poll: no read is sent and no timer is left', async () => {
+    const { gw, clock, o } = run(t2v(), gateway())
+    await settle()
+    expect(types(o.values)).toEqual(['created'])
+    o.subscription.unsubscribe()
+    expect(clock.pending).toBe(0)
+    await clock.run(60_000)
+    expect(gw.requests).toHaveLength(1)
+  })
+
+  it('unsubscribed during a read: aborts it', async () => {
+    const { gw, clock, o } = run(t2v(), (req) => (req.method === 'POST' ? json(created(), 202) : never()))
+    await clock.run(10)
+    expect(gw.request(2).method).toBe('GET')
+    o.subscription.unsubscribe()
+    expect(gw.request(2).aborted).toBe(true)
+    expect(clock.pending).toBe(0)
+  })
+
+  it('never lets the key out in an error of the follow', async () => {
+    const { o } = run(t2v(), gateway([], [http(401, { detail: `revoked key ${KEY}` }) as unknown as string]))
+    const { error } = await o.done
+    expect(error).toMatchObject({ name: 'HttpError', taskId: TASK_ID })
+    expectNoKeyFragment(error)
+  })
+})
+
+describe('createTask$', () => {
+  it('refuses an endpoint without a creation path, sending nothing', async () => {
+    const { gw, o } = run((c) => createTask$(c, endpoints.imageEdit, { prompt: 'x' }), gateway())
+    expect((await o.done).error).toMatchObject({ name: 'InvalidRequestError', issues: [{ path: 'endpoint' }] })
+    expect(gw.requests).toHaveLength(0)
+  })
+
+  it.each([['a string', 'prompt'], ['an array', [1]], ['null', null], ['a BigInt inside', { n: 1n }]])('refuses a body that is %s, sending nothing', async (_, body) => {
+    const { gw, o } = run((c) => createTask$(c, endpoints.i2iPreview, body as object), gateway())
+    expect((await o.done).error).toMatchObject({ name: 'InvalidRequestError' })
+    expect(gw.requests).toHaveLength(0)
+  })
+
+  it('creates at the endpoint’s path with the body as given, and follows the task to its images', async () => {
+    const reads = [json(taskReply('completed', { field: 'images', urls: ['https://cdn.test/1.png'] }))]
+    const { gw, o } = run((c) => createTask$(c, endpoints.i2iPreview, { prompt: 'watercolour', image_url: 'https://x.test/a.png' }), gateway([], reads as FakeReply[]))
+    const { values } = await o.done
+    expect(values.at(-1)).toMatchObject({ type: 'completed', urls: ['https://cdn.test/1.png'] })
+    expect(gw.request(1)).toMatchObject({ method: 'POST', path: '/vendors/vendor-d/v1/i2i-preview/generation', json: { prompt: 'watercolour', image_url: 'https://x.test/a.png' } })
+    expect(gw.request(1).headers['idempotency-key']).toMatch(UUID)
+    expect(gw.request(2).path).toBe(`/vendors/vendor-d/v1/i2i-preview/generation/${TASK_ID}`)
+  })
+
+  it('addresses a model outside the catalog by the path pattern, and reports an ambiguous creation there', async () => {
+    const wan = taskEndpoint({ vendor: 'vendor-b', model: 't2v-wan26', kind: 'video' })
+    const { gw, o } = run((c) => createTask$(c, wan, { prompt: 'x' }), gateway([http(500)]))
+    expect((await o.done).error).toMatchObject({ name: 'TaskCreationUnknownError', endpoint: wan })
+    expect(gw.request(1).path).toBe('/vendors/vendor-b/v1/t2v-wan26/generation')
+  })
+})
+
+describe('task$', () => {
   const cases = [
     ['t2vSpark', '/vendors/vendor-b/v1/t2v-spark/generation', 'videos'],
     ['videoOne', '/vendors/vendor-a/v1/video-one/generation', 'videos'],
@@ -112,99 +365,113 @@ describe('task$ on every result path of the interface', () => {
     ['imageEdit', '/vendors/vendor-d/v1/image/edit', 'images'],
     ['i2iPreview', '/vendors/vendor-d/v1/i2i-preview/generation', 'images'],
   ] as const
-  describe.each(['spec', 'newer'] as const)('%s vocabulary', (vocabulary) => {
-    const words = vocabulary === 'spec' ? ['pending', 'processing', 'completed'] : ['queued', 'running', 'succeeded']
-    it.each(cases)('%s reads %s/{id} and yields %s', async (name, path, field) => {
-      const urls = field === 'videos' ? ['https://cdn.test/v.mp4'] : ['https://cdn.test/1.png', 'https://cdn.test/2.png']
-      nock(BASE)
-        .get(`${path}/${ID}`)
-        .reply(200, info(words[0]!))
-        .get(`${path}/${ID}`)
-        .reply(200, info(words[1]!))
-        .get(`${path}/${ID}`)
-        .reply(200, info(words[2]!, { [field]: urls }))
-      const events = await lastValueFrom(gateway().task$(endpoints[name], ID).pipe(toArray()))
-      expect(types(events)).toEqual(['pending', 'processing', 'completed'])
-      expect(events[2]).toMatchObject({ urls })
-      expect('expiresAt' in events[2]!).toBe(field === 'videos')
+
+  describe.each([
+    ['the interface’s', ['pending', 'processing', 'completed']],
+    ['the newer', ['queued', 'running', 'succeeded']],
+  ])('%s status words', (_, words) => {
+    it.each(cases)('%s: reads %s/{id} at once, then polls, yielding %s', async (name, path, field) => {
+      const urls = field === 'videos' ? [VIDEO_URL] : ['https://cdn.test/1.png', 'https://cdn.test/2.png']
+      const reads = words.map((w) => json(taskReply(w, { field, urls })))
+      const { gw, o } = run((c) => task$(c, endpoints[name], TASK_ID), gateway([], reads))
+      const { values } = await o.done
+      expect(types(values)).toEqual(['pending', 'processing', 'completed'])
+      expect(values[2]).toMatchObject({ urls })
+      expect('expiresAt' in values[2]!).toBe(field === 'videos')
+      expect(gw.requests.map((r) => `${r.method} ${r.path}`)).toEqual(Array(3).fill(`GET ${path}/${TASK_ID}`))
     })
   })
 
-  it('addresses a model outside the catalog by the path pattern', async () => {
-    const wan = taskEndpoint({ vendor: 'vendor-b', model: 't2v-wan26', kind: 'video' })
-    nock(BASE).get(`/vendors/vendor-b/v1/t2v-wan26/generation/${ID}`).reply(200, info('completed', { videos: ['https://cdn.test/w.mp4'] }))
-    expect(await firstValueFrom(gateway().task$(wan, ID).pipe(taskUrls()))).toEqual(['https://cdn.test/w.mp4'])
+  it('reads at once, without waiting for a poll delay', async () => {
+    const { gw, clock } = run((c) => task$(c, endpoints.t2vSpark, TASK_ID), gateway([], ['processing']), { taskPoll: { initialDelayMs: 10_000, jitter: 0 } })
+    await settle()
+    expect(gw.requests).toHaveLength(1)
+    expect(clock.now()).toBe(0)
   })
 
-  it.each(['', '../x', 'abc', `${ID}/../../x`, `${ID}?a=1`, 'a/b', 42])('refuses the task id %j before building a path', async (id) => {
-    const spy = vi.fn<typeof fetch>()
-    const error = await firstValueFrom(gateway(spy).task$(endpoints.t2vSpark, id as string)).catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(InvalidRequestError)
-    expect((error as InvalidRequestError).issues[0]?.path).toBe('taskId')
-    expect(spy).not.toHaveBeenCalled()
+  it.each(['', '../x', 'abc', `${TASK_ID}/../../x`, `${TASK_ID}?a=1`, 'a/b', 42])('refuses the task id %j, sending nothing', async (id) => {
+    const { gw, o } = run((c) => task$(c, endpoints.t2vSpark, id as string), gateway())
+    expect((await o.done).error).toMatchObject({ name: 'InvalidRequestError', issues: [{ path: 'taskId' }] })
+    expect(gw.requests).toHaveLength(0)
   })
 
-  it.each([
-    ['completed without videos', info('completed'), 'videos'],
-    ['completed with an empty list', info('completed', { videos: [] }), 'videos'],
-    ['completed with a relative URL', info('completed', { videos: ['/v.mp4'] }), 'videos.0'],
-    ['failed without error', info('failed'), 'task_info.error'],
-    ['an unknown status', info('exploded'), 'task_info.status'],
-    ['a local-time timestamp', { task_info: { id: ID, status: 'pending', created_at: '2026-03-01 10:00', updated_at: T } }, 'task_info.created_at'],
-  ])('rejects a reply %s with a ValidationError at %s', async (_, body, path) => {
-    nock(BASE).get(`/vendors/vendor-b/v1/t2v-spark/generation/${ID}`).reply(200, body)
-    const error = await lastValueFrom(gateway().task$(endpoints.t2vSpark, ID)).catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(ValidationError)
-    expect((error as ValidationError).issues.map((i) => i.path)).toContain(path)
-    expect((error as ValidationError).payload).toEqual(body)
+  it('shares one poll loop between subscribers of the same task (any case); a late one gets the latest status at once', async () => {
+    const { gw, clock, client } = fakeClient(gateway([], ['processing', 'processing', 'completed']), FAST)
+    const a = onClock(clock, observe(task$(client, endpoints.t2vSpark, TASK_ID)))
+    await settle()
+    const b = onClock(clock, observe(task$(client, endpoints.t2vSpark, TASK_ID.toUpperCase())))
+    expect(types(b.values)).toEqual(['processing'])
+    await a.done
+    await b.done
+    expect(types(a.values)).toEqual(['processing', 'completed'])
+    expect(types(b.values)).toEqual(['processing', 'completed'])
+    expect(b.completed).toBe(true)
+    expect(gw.requests).toHaveLength(3)
   })
 
-  it('shares one poll loop between subscribers of the same task; a late one gets the latest status at once', async () => {
-    const path = `/vendors/vendor-b/v1/t2v-spark/generation/${ID}`
-    let release!: () => void
-    const gate = new Promise<void>((resolve) => (release = resolve))
-    let reads = 0
-    const fetchFn: typeof fetch = async () => {
-      reads += 1
-      if (reads === 2) await gate
-      const body = reads === 1 ? info('processing') : info('completed', { videos: ['https://cdn.test/v.mp4'] })
-      return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } })
-    }
-    const g = gateway(fetchFn)
-    const a: string[] = []
-    const b: string[] = []
-    const doneA = lastValueFrom(g.task$(endpoints.t2vSpark, ID).pipe(toArray()))
-    await vi.waitFor(() => expect(reads).toBe(2))
-    const doneB = lastValueFrom(g.task$(endpoints.t2vSpark, ID.toUpperCase()).pipe(toArray()))
-    release()
-    a.push(...types(await doneA))
-    b.push(...types(await doneB))
-    expect(a).toEqual(['processing', 'completed'])
-    expect(b).toEqual(['processing', 'completed'])
-    expect(reads).toBe(2)
-    void path
-  })
-})
-
-describe('createTask$', () => {
-  it('refuses an endpoint without a creation path', async () => {
-    const error = await firstValueFrom(gateway().createTask$(endpoints.imageEdit, { prompt: 'x' })).catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(InvalidRequestError)
+  it('keeps polling while one subscriber remains, and stops (aborting the read, clearing the timer) when the last leaves', async () => {
+    const { gw, clock, client } = fakeClient(gateway([], ['processing']), FAST)
+    const a = observe(task$(client, endpoints.t2vSpark, TASK_ID))
+    const b = observe(task$(client, endpoints.t2vSpark, TASK_ID))
+    await clock.run(25)
+    const reads = gw.requests.length
+    a.subscription.unsubscribe()
+    await clock.run(25)
+    expect(gw.requests.length).toBeGreaterThan(reads)
+    b.subscription.unsubscribe()
+    expect(clock.pending).toBe(0)
+    const after = gw.requests.length
+    await clock.run(1_000)
+    expect(gw.requests).toHaveLength(after)
   })
 
-  it('creates at the pattern path of any catalog model', async () => {
-    nock(BASE)
-      .post('/vendors/vendor-d/v1/i2i-preview/generation', { prompt: 'watercolour' })
-      .reply(202, { task_info: { id: ID, created_at: T, updated_at: T } })
-      .get(`/vendors/vendor-d/v1/i2i-preview/generation/${ID}`)
-      .reply(200, info('completed', { images: ['https://cdn.test/1.png'] }))
-    const urls = await firstValueFrom(gateway().createTask$(endpoints.i2iPreview, { prompt: 'watercolour' }).pipe(taskUrls()))
-    expect(urls).toEqual(['https://cdn.test/1.png'])
+  it('follows a task again after its follow completed: a new subscriber reads it anew and completes', async () => {
+    const { gw, clock, client } = fakeClient(gateway([], ['completed']), FAST)
+    await onClock(clock, observe(task$(client, endpoints.t2vSpark, TASK_ID))).done
+    const again = onClock(clock, observe(task$(client, endpoints.t2vSpark, TASK_ID)))
+    const { values, completed } = await again.done
+    expect(completed).toBe(true)
+    expect(types(values)).toEqual(['completed'])
+    expect(gw.requests).toHaveLength(2)
   })
 
-  it('rejects a creation reply without a task id', async () => {
-    nock(BASE).post('/vendors/vendor-a/v1/video-one/generation').reply(202, { ok: true })
-    const error = await firstValueFrom(gateway().createTask$(endpoints.videoOne, { prompt: 'x' })).catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(ValidationError)
+  it('follows a task again after its follow failed: a new subscriber reads it anew', async () => {
+    const { gw, clock, client } = fakeClient(inTurn(http(404), json(taskReply('completed'))), FAST)
+    expect((await onClock(clock, observe(task$(client, endpoints.t2vSpark, TASK_ID))).done).error).toMatchObject({ name: 'HttpError', taskId: TASK_ID, endpoint: endpoints.t2vSpark })
+    const { completed } = await onClock(clock, observe(task$(client, endpoints.t2vSpark, TASK_ID))).done
+    expect(completed).toBe(true)
+    expect(gw.requests).toHaveLength(2)
+  })
+
+  it('follows a task again after every subscriber left: a new subscriber reads it anew', async () => {
+    const { gw, clock, client } = fakeClient(gateway([], ['processing', 'completed']), FAST)
+    const first = observe(task$(client, endpoints.t2vSpark, TASK_ID))
+    await settle()
+    first.subscription.unsubscribe()
+    const again = onClock(clock, observe(task$(client, endpoints.t2vSpark, TASK_ID)))
+    expect(again.values).toEqual([])
+    const { completed } = await again.done
+    expect(completed).toBe(true)
+    expect(gw.requests).toHaveLength(2)
+  })
+
+  it('follows the same id at two endpoints apart', async () => {
+    const { gw, clock, client } = fakeClient(gateway([], ['completed']), FAST)
+    const a = onClock(clock, observe(task$(client, endpoints.t2vSpark, TASK_ID)))
+    const b = onClock(clock, observe(task$(client, endpoints.videoOne, TASK_ID)))
+    await a.done
+    await b.done
+    expect(gw.requests.map((r) => r.path).sort()).toEqual([`/vendors/vendor-a/v1/video-one/generation/${TASK_ID}`, READ])
+  })
+
+  it('follows the same task apart for two clients', async () => {
+    const answer = gateway([], ['completed'])
+    const one = fakeClient(answer, FAST)
+    const two = fakeClient(answer, { ...FAST, transport: one.gw.transport, scheduler: one.clock })
+    const a = onClock(one.clock, observe(task$(one.client, endpoints.t2vSpark, TASK_ID)))
+    const b = onClock(one.clock, observe(task$(two.client, endpoints.t2vSpark, TASK_ID)))
+    await a.done
+    await b.done
+    expect(one.gw.requests).toHaveLength(2)
   })
 })

@@ -35,7 +35,8 @@ export async function open(conn: Connection, spec: RequestSpec, accept: string, 
     res = await conn.transport({ method: spec.method, url: conn.baseUrl + spec.path, headers, body: spec.body, signal, stream: accept === 'text/event-stream' })
   } catch (err) {
     const error = connectionError(spec, err, false)
-    pass.done(error)
+    // An abort is the subscriber leaving, not the network failing.
+    pass.done(signal.aborted ? ABORTED : error)
     throw error
   }
   const wait = retryAfterMs(res)

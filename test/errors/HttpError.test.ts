@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { GatewayError, HttpError, httpErrorKind } from '../../src/index.js'
-import { parseErrorBody } from '../../src/errors/parseErrorBody.js'
+import { GatewayError } from '../../src/errors/GatewayError.js'
+import { HttpError, httpErrorKind, isHttpError } from '../../src/errors/HttpError.js'
+
+const make = (status: number, body = '', retryAfterMs?: number) => new HttpError({ method: 'POST', path: '/vendors/vendor-a/v1/responses', status, body, retryAfterMs })
 
 describe('httpErrorKind', () => {
   it.each([
     [401, 'auth'],
-    [403, 'auth'],
+    [403, 'forbidden'],
     [402, 'payment'],
     [404, 'not_found'],
     [408, 'timeout'],
@@ -21,91 +23,94 @@ describe('httpErrorKind', () => {
     [422, 'rejected'],
     [423, 'rejected'],
     [451, 'rejected'],
-  ])('%i → %s', (status, kind) => {
+  ])('%i is %s, on the error too', (status, kind) => {
     expect(httpErrorKind(status)).toBe(kind)
-    expect(new HttpError({ method: 'GET', path: '/p', status, body: '' }).kind).toBe(kind)
+    expect(make(status).kind).toBe(kind)
+  })
+})
+
+describe('HttpError.permanent', () => {
+  it.each([
+    [408, '', false],
+    [429, '', false],
+    [429, '{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}', false],
+    [500, '', false],
+    [503, '', false],
+    [400, '', true],
+    [401, '', true],
+    [402, '', true],
+    [403, '', true],
+    [404, '', true],
+    [409, '', true],
+    [429, '{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}', true],
+    [429, '{"error":{"message":"x","type":"insufficient_quota","code":null}}', true],
+    [429, '{"message":"Daily spend cap reached","code":"spend_cap"}', true],
+    [429, '{"detail":"billing hard limit has been reached"}', true],
+    [429, '{"detail":"Your credit balance is too low"}', true],
+  ])('%i %s → permanent %s', (status, body, permanent) => {
+    expect(make(status, body).permanent).toBe(permanent)
+  })
+
+  it('says a quota 429 will not pass by retrying, and offers no retry delay for it', () => {
+    const err = make(429, '{"error":{"message":"You exceeded your current quota","code":"insufficient_quota"}}', 2_000)
+    expect(err.message).toMatch(/out of quota or credit; retrying will not help/)
+    expect(err.message).not.toMatch(/Retry after/)
+    expect(err.retryAfterMs).toBe(2_000)
   })
 })
 
 describe('HttpError', () => {
-  it('is a GatewayError with the status, kind, code, gateway message and retry delay', () => {
-    const err = new HttpError({
-      method: 'POST',
-      path: '/vendors/vendor-a/v1/responses',
-      status: 429,
-      body: '{"error":{"message":"Slow down","type":"rate_limit_exceeded","code":"rate_limited"}}',
-      retryAfterMs: 1_500,
-    })
+  it('is a GatewayError with the status, kind, code, gateway message, retry delay, method and path', () => {
+    const err = make(429, '{"error":{"message":"Slow down","type":"rate_limit_exceeded","code":"rate_limited"}}', 1_500)
     expect(err).toBeInstanceOf(GatewayError)
-    expect(err).toBeInstanceOf(Error)
-    expect(err).toMatchObject({ name: 'HttpError', status: 429, kind: 'rate_limit', code: 'rate_limited', gatewayMessage: 'Slow down', retryAfterMs: 1_500, method: 'POST', path: '/vendors/vendor-a/v1/responses' })
-    expect(err.message).toContain('POST /vendors/vendor-a/v1/responses')
-    expect(err.message).toContain('429')
-    expect(err.message).toContain('Slow down')
-    expect(err.message).toMatch(/Retry after 2 s/)
+    expect(err).toMatchObject({ name: 'HttpError', status: 429, kind: 'rate_limit', code: 'rate_limited', gatewayMessage: 'Slow down', retryAfterMs: 1_500, permanent: false, method: 'POST', path: '/vendors/vendor-a/v1/responses' })
+    expect(err.message).toBe('POST /vendors/vendor-a/v1/responses answered 429: Slow down. The gateway asks to slow down. Retry after 2 s.')
+    expect(isHttpError(err)).toBe(true)
   })
 
-  it('says what to do for each kind', () => {
-    expect(new HttpError({ method: 'GET', path: '/p', status: 401, body: '' }).message).toMatch(/apiKey/)
-    expect(new HttpError({ method: 'GET', path: '/p', status: 402, body: '' }).message).toMatch(/balance/)
+  it.each([
+    [401, /Check the apiKey/],
+    [403, /may not use this endpoint or model/],
+    [402, /balance is too low/],
+    [404, /Check the path and the id/],
+    [408, /timed out waiting/],
+    [500, /try again later/],
+    [400, /rejected the request/],
+  ])('says what to do for %i', (status, advice) => {
+    expect(make(status).message).toMatch(advice)
+  })
+
+  it('never doubles a full stop when the gateway’s message ends with one (or with spaces)', () => {
+    for (const said of ['Invalid value for temperature.', 'Invalid value for temperature. ', 'Invalid value for temperature...']) {
+      const err = make(400, JSON.stringify({ error: { message: said } }))
+      expect(err.message).toBe('POST /vendors/vendor-a/v1/responses answered 400: Invalid value for temperature. The gateway rejected the request.')
+    }
+  })
+
+  it('keeps the gateway’s whole message, however long (the key scrubber shortens messages, after masking)', () => {
+    const said = `${'x'.repeat(3_000)}END`
+    const err = make(400, JSON.stringify({ detail: said }))
+    expect(err.gatewayMessage).toBe(said)
+    expect(err.message).toContain('xEND. The gateway rejected the request.')
+  })
+
+  it('works without a body, and says nothing of a retry delay without Retry-After', () => {
+    const err = make(500)
+    expect([err.code, err.gatewayMessage, err.retryAfterMs]).toEqual([undefined, undefined, undefined])
+    expect(err.message).toBe('POST /vendors/vendor-a/v1/responses answered 500. The gateway failed; try again later.')
   })
 
   it('has a plain JSON form with its fields', () => {
-    const err = new HttpError({ method: 'GET', path: '/p', status: 404, body: '{"detail":"Not Found"}' })
-    expect(JSON.parse(JSON.stringify(err))).toMatchObject({ name: 'HttpError', status: 404, kind: 'not_found', gatewayMessage: 'Not Found', message: err.message })
-  })
-
-  it('works without any body', () => {
-    const err = new HttpError({ method: 'GET', path: '/p', status: 500, body: '' })
-    expect(err.code).toBeUndefined()
-    expect(err.gatewayMessage).toBeUndefined()
-    expect(err.retryAfterMs).toBeUndefined()
-    expect(err.message).toContain('500')
-  })
-})
-
-describe('parseErrorBody', () => {
-  it.each([
-    ['detail (string)', { detail: 'Invalid API key' }, { message: 'Invalid API key' }],
-    ['error (string)', { error: 'insufficient balance' }, { message: 'insufficient balance' }],
-    ['message (string)', { message: 'Too many requests', code: 'rate_limited' }, { message: 'Too many requests', code: 'rate_limited' }],
-    [
-      'OpenAI error object',
-      { error: { message: 'Invalid value for temperature', type: 'invalid_request_error', param: 'temperature', code: 'invalid_value' } },
-      { message: 'Invalid value for temperature', code: 'invalid_value' },
-    ],
-    ['OpenAI error object with a null code: the type stands in', { error: { message: 'Bad', type: 'invalid_request_error', param: null, code: null } }, { message: 'Bad', code: 'invalid_request_error' }],
-    ['task_info.error.detail', { task_info: { id: 'x', error: { code: 3001, title: 'Task Execution Error', detail: 'prompt rejected' } } }, { message: 'prompt rejected', code: 3001 }],
-    ['task_info.error.title only', { task_info: { error: { code: 400, title: 'Invalid Request' } } }, { message: 'Invalid Request', code: 400 }],
-    ['numeric code at top level', { message: 'Busy', code: 4008 }, { message: 'Busy', code: 4008 }],
-  ])('%s', (_, body, expected) => {
-    expect(parseErrorBody(JSON.stringify(body))).toEqual(expected)
-  })
-
-  it('reads the shapes in the order clients use: detail, error, message, error.message, task_info', () => {
-    expect(parseErrorBody(JSON.stringify({ message: 'm', detail: 'd', error: 'e' })).message).toBe('d')
-    expect(parseErrorBody(JSON.stringify({ message: 'm', error: 'e' })).message).toBe('e')
-    expect(parseErrorBody(JSON.stringify({ message: 'm', error: { message: 'em' } })).message).toBe('m')
-    expect(parseErrorBody(JSON.stringify({ error: { message: 'em' }, task_info: { error: { detail: 'td' } } })).message).toBe('em')
-  })
-
-  it('reads a validation detail list as text', () => {
-    const body = { detail: [{ loc: ['body', 'model'], msg: 'field required', type: 'value_error.missing' }] }
-    expect(parseErrorBody(JSON.stringify(body)).message).toContain('field required')
-  })
-
-  it('keeps a non-JSON body as the message, shortened', () => {
-    expect(parseErrorBody('<html><body>502 Bad Gateway</body></html>')).toEqual({ message: '<html><body>502 Bad Gateway</body></html>' })
-    const long = parseErrorBody('x'.repeat(5_000)).message!
-    expect(long.length).toBeLessThanOrEqual(501)
-    expect(long.startsWith('xxxx')).toBe(true)
-  })
-
-  it.each([[''], ['   \n'], ['null'], ['42'], ['[]'], ['{}'], ['{"error":{}}'], ['{"detail":"  "}']])('gives no message for %j', (body) => {
-    expect(parseErrorBody(body).message).toBeUndefined()
-  })
-
-  it('reads a JSON string body as the message', () => {
-    expect(parseErrorBody('"quota exceeded"')).toEqual({ message: 'quota exceeded' })
+    const err = make(404, '{"detail":"Not Found"}')
+    expect(JSON.parse(JSON.stringify(err))).toEqual({
+      name: 'HttpError',
+      message: err.message,
+      status: 404,
+      kind: 'not_found',
+      gatewayMessage: 'Not Found',
+      permanent: true,
+      method: 'POST',
+      path: '/vendors/vendor-a/v1/responses',
+    })
   })
 })

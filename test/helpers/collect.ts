@@ -21,11 +21,11 @@ export function observe<T>(source: Observable<T>): Observed<T> {
     next: (v) => state.values.push(v),
     error: (e: unknown) => {
       state.error = e
-      finish(state)
+      finish({ values: state.values, error: e, completed: false })
     },
     complete: () => {
       state.completed = true
-      finish(state)
+      finish({ values: state.values, error: undefined, completed: true })
     },
   })
   return Object.assign(state, { subscription, done }) as Observed<T>

@@ -151,8 +151,33 @@ export const RECORDED_EVENTS: [string, number][] = [
   ['response.completed', 9],
 ]
 
-/** The transports every HTTP test runs over: the Node default (undici) and an injected fetch. */
-export const TRANSPORTS = [
-  { name: 'undici (default)', options: {} },
-  { name: 'injected fetch', options: { fetch: ((input, init) => globalThis.fetch(input, init)) as typeof globalThis.fetch } },
-] as const
+// ---------------------------------------------------------------------------
+// Media tasks.
+
+export const TASK_ID = '0b6ea0f5-5f7e-4a7e-9a6c-2f0d5d0c9a11'
+export const OTHER_TASK_ID = '7d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d'
+export const T0 = '2026-03-01T10:00:00.250Z'
+export const T2V = '/vendors/vendor-b/v1/t2v-spark/generation'
+export const VIDEO_URL = 'https://cdn.test/video.mp4'
+
+/** The 202 reply to a task creation. */
+export function created(id = TASK_ID): Record<string, unknown> {
+  return { task_info: { id, created_at: T0, updated_at: T0 } }
+}
+
+/** A task result reply in the given status (the interface's words or the newer ones). */
+export function taskReply(status: string, over: { id?: string; urls?: string[]; field?: 'videos' | 'images'; error?: unknown } = {}): Record<string, unknown> {
+  const { id = TASK_ID, urls = [VIDEO_URL], field = 'videos' } = over
+  const done = status === 'completed' || status === 'succeeded'
+  const failed = status === 'failed'
+  return {
+    task_info: {
+      id,
+      status,
+      created_at: T0,
+      updated_at: T0,
+      ...(failed ? { error: over.error ?? { code: 3001, title: 'Task Execution Error', detail: 'prompt refused' } } : {}),
+    },
+    ...(done ? { [field]: urls } : {}),
+  }
+}

@@ -18,6 +18,8 @@ export interface SeenRequest {
   readonly aborted: boolean
   /** Resolves when the client closes the connection before the response was finished. */
   readonly closedEarly: Promise<void>
+  /** Resolves when the response ends, with whether it was finished (false: the client closed first). */
+  readonly ended: Promise<boolean>
 }
 
 export type Handler = (req: SeenRequest, res: http.ServerResponse, raw: http.IncomingMessage) => unknown
@@ -56,6 +58,8 @@ export async function startServer(handler: Handler, { port: wanted = 0 }: { port
       const url = new URL(raw.url ?? '/', 'http://127.0.0.1')
       let markClosed!: () => void
       const closedEarly = new Promise<void>((resolve) => (markClosed = resolve))
+      let markEnded!: (finished: boolean) => void
+      const ended = new Promise<boolean>((resolve) => (markEnded = resolve))
       const seen = {
         method: raw.method ?? '',
         url: raw.url ?? '',
@@ -66,12 +70,14 @@ export async function startServer(handler: Handler, { port: wanted = 0 }: { port
         json,
         aborted: false,
         closedEarly,
+        ended,
       }
       res.on('close', () => {
         if (!res.writableFinished) {
           seen.aborted = true
           markClosed()
         }
+        markEnded(res.writableFinished)
       })
       res.on('error', () => {})
       requests.push(seen)
@@ -138,7 +144,7 @@ export function startSse(res: http.ServerResponse): void {
   res.flushHeaders()
 }
 
-/** Resolves once `condition` holds, checking every 2 ms; fails after `ms`. For socket events only. */
+/** Resolves once `condition` holds, checking every 2 ms; fails after `ms`. For socket events that have no event of their own. */
 export async function waitFor(condition: () => boolean, ms = 3_000, what = 'condition'): Promise<void> {
   const end = Date.now() + ms
   while (!condition()) {
@@ -147,5 +153,9 @@ export async function waitFor(condition: () => boolean, ms = 3_000, what = 'cond
   }
 }
 
-/** A short real pause, to let socket traffic settle (never used to wait for timers under test). */
-export const settle = (ms = 20): Promise<void> => new Promise((r) => setTimeout(r, ms))
+/** `promise`, or a failure naming `what` after `ms`: a hang fails fast instead of running into the test timeout. */
+export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const limit = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms)))
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer))
+}

@@ -2,184 +2,275 @@ import { defer, of, throwError, type Observable } from 'rxjs'
 import { TestScheduler } from 'rxjs/testing'
 import { describe, expect, it } from 'vitest'
 import { endpoints } from '../../src/endpoints.js'
+import { ConnectionError } from '../../src/errors/ConnectionError.js'
+import { isGatewayError } from '../../src/errors/GatewayError.js'
 import { HttpError } from '../../src/errors/HttpError.js'
+import { PayloadTooLargeError } from '../../src/errors/PayloadTooLargeError.js'
 import { TaskFailedError } from '../../src/errors/TaskFailedError.js'
 import { TaskTimeoutError } from '../../src/errors/TaskTimeoutError.js'
-import { pollTask, type TaskEvent } from '../../src/operators/pollTask.js'
-import { TASK_POLL_DEFAULTS } from '../../src/tasks$.js'
-import type { TaskReply, TaskStatus } from '../../src/validation/task.js'
+import { TimeoutError } from '../../src/errors/TimeoutError.js'
+import { ValidationError } from '../../src/errors/ValidationError.js'
+import { followTask, pollTask, type PollTaskOptions, type TaskEvent } from '../../src/operators/pollTask.js'
+import { DEFAULTS } from '../../src/policy/defaults.js'
+import type { TaskReply } from '../../src/validation/task.js'
+import { OTHER_TASK_ID, TASK_ID, taskReply } from '../helpers/fixtures.js'
 
-const ID = '0b6ea0f5-5f7e-4a7e-9a6c-2f0d5d0c9a11'
-const T0 = '2026-01-01T00:00:00Z'
+const ENDPOINT = endpoints.t2vSpark
+const reply = (status: string, over: Parameters<typeof taskReply>[1] = {}) => {
+  const r = taskReply(status, { ...over, urls: over.urls ?? ['https://cdn.example/v.mp4'] }) as { task_info: Record<string, unknown> }
+  r.task_info.updated_at = '2026-01-01T00:05:00.123Z'
+  const normal = { pending: 'pending', processing: 'processing', completed: 'completed', failed: 'failed' } as Record<string, string>
+  r.task_info.status = normal[status] ?? status
+  return r as unknown as TaskReply
+}
+const notJson = () => new ValidationError('reply', [{ path: '', message: 'is not JSON' }], '<html>')
+const http = (status: number, retryAfterMs?: number) => new HttpError({ method: 'GET', path: '/t', status, body: '', retryAfterMs })
 
-function reply(status: TaskStatus): TaskReply {
-  return {
-    task_info: {
-      id: ID,
-      status,
-      created_at: T0,
-      updated_at: '2026-01-01T00:05:00.123Z',
-      ...(status === 'failed' ? { error: { code: 3001, title: 'Task Execution Error', detail: 'prompt refused' } } : {}),
-    },
-    ...(status === 'completed' ? { videos: ['https://cdn.example/v.mp4'] } : {}),
-  }
+interface Run {
+  events: Array<[number, string]>
+  values: TaskEvent[]
+  error: [number, unknown] | undefined
+  completedAt: number | undefined
+  reads: number[]
 }
 
-/** A gateway whose task is pending for 60 s, processing until `doneAt`, then `final`; it records when it was read. */
-function gatewayTask(scheduler: TestScheduler, doneAt: number, final: TaskStatus = 'completed') {
-  const reads: number[] = []
-  const read = (id: string): Observable<TaskReply> =>
-    defer(() => {
-      expect(id).toBe(ID)
-      const now = scheduler.now()
-      reads.push(now)
-      return of(reply(now >= doneAt ? final : now >= 60_000 ? 'processing' : 'pending'))
-    })
-  return { reads, read }
-}
-
-function run(
-  body: (helpers: { scheduler: TestScheduler; events: Array<[number, TaskEvent]>; errors: Array<[number, unknown]> }) => void,
-) {
+/** Follows TASK_ID in virtual time: `answer(n, now)` is the n-th read (1-based), an Observable of the reply. */
+function follow(answer: (n: number, now: number) => Observable<TaskReply>, options: Partial<PollTaskOptions> = {}, unsubscribeAt?: number): Run {
   const scheduler = new TestScheduler((a, b) => expect(a).toEqual(b))
-  const events: Array<[number, TaskEvent]> = []
-  const errors: Array<[number, unknown]> = []
+  const run: Run = { events: [], values: [], error: undefined, completedAt: undefined, reads: [] }
   scheduler.run(({ flush }) => {
-    body({ scheduler, events, errors })
+    const read = (id: string) =>
+      defer(() => {
+        expect(id).toBe(TASK_ID)
+        run.reads.push(scheduler.now())
+        return answer(run.reads.length, scheduler.now())
+      })
+    const sub = followTask(TASK_ID, read, { endpoint: ENDPOINT, poll: { initialDelayMs: 10_000, factor: 1.5, maxDelayMs: 20_000, jitter: 0 }, scheduler, random: () => 0.5, ...options }).subscribe({
+      next: (e) => (run.values.push(e), run.events.push([scheduler.now(), e.type])),
+      error: (e: unknown) => (run.error = [scheduler.now(), e]),
+      complete: () => (run.completedAt = scheduler.now()),
+    })
+    if (unsubscribeAt !== undefined) scheduler.schedule(() => sub.unsubscribe(), unsubscribeAt)
     flush()
   })
-  return { events, errors }
+  return run
 }
 
-function follow(read: (id: string) => Observable<TaskReply>, random: number, extra: Partial<Parameters<typeof pollTask>[1]> = {}) {
-  return of({ id: ID }).pipe(pollTask(read, { endpoint: endpoints.t2vSpark, poll: TASK_POLL_DEFAULTS.video, random: () => random, ...extra }))
+/** A task pending for 60 s, processing until `doneAt`, then `final`. */
+const lifecycle = (doneAt: number, final = 'completed') => (_: number, now: number) => of(reply(now >= doneAt ? final : now >= 60_000 ? 'processing' : 'pending'))
+
+/** Expects the follow to have ended with an error that names the task and its endpoint. */
+function endedWith(run: Run): unknown {
+  expect(run.error, 'the follow ended with an error').toBeDefined()
+  const error = run.error![1]
+  expect(isGatewayError(error)).toBe(true)
+  expect(error).toMatchObject({ taskId: TASK_ID, endpoint: ENDPOINT })
+  return error
 }
 
-describe('pollTask under the default video policy', () => {
-  it('polls at 10 s, 25 s, then every 20 s (no jitter drawn)', () => {
-    let reads: number[] = []
-    run(({ scheduler }) => {
-      const task = gatewayTask(scheduler, 100_000)
-      reads = task.reads
-      follow(task.read, 0).subscribe()
-    })
-    expect(reads).toEqual([10_000, 25_000, 45_000, 65_000, 85_000, 105_000])
+describe('followTask: timing', () => {
+  it('polls at 10 s, 25 s, then every 20 s under the default video policy (no jitter drawn)', () => {
+    const run = follow(lifecycle(100_000), { poll: DEFAULTS.taskPoll.video, random: () => 0 })
+    expect(run.reads).toEqual([10_000, 25_000, 45_000, 65_000, 85_000, 105_000])
   })
 
-  it.each([0, 0.5, 0.999])('a render done at 5 min costs at most 17 reads and is seen within 20 s (random %s)', (random) => {
-    let reads: number[] = []
-    const seen: Array<[number, string]> = []
-    run(({ scheduler }) => {
-      const task = gatewayTask(scheduler, 300_000)
-      reads = task.reads
-      follow(task.read, random).subscribe((event) => seen.push([scheduler.now(), event.type]))
-    })
-    expect(reads.length).toBeLessThanOrEqual(17)
-    const [doneAt, type] = seen.at(-1)!
+  it.each([0, 0.5, 0.999])('sees a render done at 5 min within 20 s and with at most 17 reads, never more than 20 s apart (random %s)', (random) => {
+    const run = follow(lifecycle(300_000), { poll: DEFAULTS.taskPoll.video, random: () => random })
+    expect(run.reads.length).toBeLessThanOrEqual(17)
+    const [doneAt, type] = run.events.at(-1)!
     expect(type).toBe('completed')
     expect(doneAt - 300_000).toBeGreaterThanOrEqual(0)
     expect(doneAt - 300_000).toBeLessThanOrEqual(20_000)
-    // Never more than 20 s between two reads, never less than 10 s minus jitter.
-    for (let i = 1; i < reads.length; i++) {
-      expect(reads[i]! - reads[i - 1]!).toBeLessThanOrEqual(20_000)
-      expect(reads[i]! - reads[i - 1]!).toBeGreaterThanOrEqual(9_500)
+    for (let i = 1; i < run.reads.length; i++) {
+      expect(run.reads[i]! - run.reads[i - 1]!).toBeLessThanOrEqual(20_000)
+      expect(run.reads[i]! - run.reads[i - 1]!).toBeGreaterThanOrEqual(9_500)
     }
   })
 
-  it('emits each status once, in order, then completed with urls and expiry, then completes', () => {
-    const seen: Array<[number, TaskEvent]> = []
-    let completed = false
-    run(({ scheduler }) => {
-      const task = gatewayTask(scheduler, 100_000)
-      follow(task.read, 0).subscribe({ next: (e) => seen.push([scheduler.now(), e]), complete: () => (completed = true) })
-    })
-    expect(seen.map(([t, e]) => [t, e.type])).toEqual([
+  it('reads at once when `immediate` (following an existing task)', () => {
+    expect(follow(lifecycle(0), { immediate: true }).reads).toEqual([0])
+  })
+})
+
+describe('followTask: events', () => {
+  it('emits each status once, in order, then completed with the URLs and the expiry (1 h after updated_at), then completes', () => {
+    const run = follow(lifecycle(100_000))
+    expect(run.events).toEqual([
       [10_000, 'pending'],
       [65_000, 'processing'],
       [105_000, 'completed'],
     ])
-    const last = seen[2]![1]
-    expect(last.type === 'completed' && last.urls).toEqual(['https://cdn.example/v.mp4'])
-    expect(last.type === 'completed' && last.expiresAt?.toISOString()).toBe('2026-01-01T01:05:00.123Z')
-    expect(completed).toBe(true)
+    expect(run.values[2]).toMatchObject({ type: 'completed', taskId: TASK_ID, urls: ['https://cdn.example/v.mp4'], expiresAt: new Date('2026-01-01T01:05:00.123Z') })
+    expect(run.values[0]).toMatchObject({ type: 'pending', taskId: TASK_ID, taskInfo: { id: TASK_ID, status: 'pending' } })
+    expect(run.completedAt).toBe(105_000)
   })
 
-  it('reads at once when following an existing task', () => {
-    let reads: number[] = []
-    run(({ scheduler }) => {
-      const task = gatewayTask(scheduler, 0)
-      reads = task.reads
-      follow(task.read, 0, { immediate: true }).subscribe()
-    })
-    expect(reads).toEqual([0])
+  it('never emits a status that goes backwards (processing → pending), nor one twice', () => {
+    const statuses = ['processing', 'pending', 'processing', 'pending', 'completed']
+    const run = follow((n) => of(reply(statuses[n - 1]!)), { poll: { initialDelayMs: 1, factor: 1, maxDelayMs: 1, jitter: 0 } })
+    expect(run.events.map(([, type]) => type)).toEqual(['processing', 'completed'])
+    expect(run.reads).toHaveLength(5)
+  })
+
+  it('gives image tasks their images and no expiry', () => {
+    const run = follow(() => of(reply('completed', { field: 'images', urls: ['https://cdn.test/1.png', 'https://cdn.test/2.png'] })), { endpoint: endpoints.i2iPreview, immediate: true })
+    expect(run.values).toEqual([expect.objectContaining({ type: 'completed', urls: ['https://cdn.test/1.png', 'https://cdn.test/2.png'] })])
+    expect('expiresAt' in run.values[0]!).toBe(false)
+  })
+
+  it('accepts a reply that names the task in upper case', () => {
+    expect(follow(() => of(reply('completed', { id: TASK_ID.toUpperCase() })), { immediate: true }).completedAt).toBe(0)
   })
 })
 
-describe('pollTask endings', () => {
-  it('ends a failed task in TaskFailedError with the gateway code, title and detail', () => {
-    const { errors } = run(({ scheduler, errors }) => {
-      const task = gatewayTask(scheduler, 25_000, 'failed')
-      follow(task.read, 0).subscribe({ error: (e) => errors.push([scheduler.now(), e]) })
-    })
-    const [at, error] = errors[0]!
-    expect(at).toBe(25_000)
+describe('followTask: endings', () => {
+  it('ends a failed task in TaskFailedError with the gateway’s code, title and detail, the task and the endpoint', () => {
+    const run = follow(lifecycle(25_000, 'failed'))
+    expect(run.error![0]).toBe(25_000)
+    const error = endedWith(run)
     expect(error).toBeInstanceOf(TaskFailedError)
-    expect(error).toMatchObject({ taskId: ID, code: 3001, title: 'Task Execution Error', detail: 'prompt refused' })
+    expect(error).toMatchObject({ code: 3001, title: 'Task Execution Error', detail: 'prompt refused' })
   })
 
-  it('takes a last look at the deadline, then ends in TaskTimeoutError naming the task and endpoint', () => {
-    let reads: number[] = []
-    const { errors } = run(({ scheduler, errors }) => {
-      const task = gatewayTask(scheduler, Number.POSITIVE_INFINITY)
-      reads = task.reads
-      follow(task.read, 0).subscribe({ error: (e) => errors.push([scheduler.now(), e]) })
-    })
-    const [at, error] = errors[0]!
-    expect(at).toBe(15 * 60_000)
+  it('takes a last look at the deadline, then ends in TaskTimeoutError naming the task, endpoint, deadline and last status; no read after', () => {
+    const run = follow(lifecycle(Number.POSITIVE_INFINITY), { poll: DEFAULTS.taskPoll.video })
+    expect(run.error![0]).toBe(15 * 60_000)
+    const error = endedWith(run)
     expect(error).toBeInstanceOf(TaskTimeoutError)
-    expect(error).toMatchObject({ taskId: ID, endpoint: endpoints.t2vSpark, lastStatus: 'processing' })
-    expect((error as Error).message).toContain('task$')
-    expect(reads.at(-1)).toBe(15 * 60_000)
-    expect(reads.filter((t) => t > 15 * 60_000)).toEqual([])
+    expect(error).toMatchObject({ deadlineMs: 15 * 60_000, lastStatus: 'processing' })
+    expect((error as Error).cause).toBeUndefined()
+    expect(run.reads.at(-1)).toBe(15 * 60_000)
   })
 
-  it('retries a transient failure without ending the task, waiting out Retry-After', () => {
-    const reads: number[] = []
-    const seen: string[] = []
-    run(({ scheduler }) => {
-      const read = () =>
-        defer(() => {
-          reads.push(scheduler.now())
-          if (reads.length === 1) return throwError(() => new HttpError({ method: 'GET', path: '/t', status: 429, body: '', retryAfterMs: 7_000 }))
-          if (reads.length === 2) return throwError(() => new HttpError({ method: 'GET', path: '/t', status: 502, body: '' }))
-          return of(reply('completed'))
-        })
-      follow(read, 0.5).subscribe((e) => seen.push(e.type))
+  it('cuts a retry wait to the deadline: a 60 s Retry-After cannot overrun a 30 s deadline', () => {
+    const rateLimited = http(429, 60_000)
+    const run = follow(() => throwError(() => rateLimited), { deadlineMs: 30_000 })
+    expect(run.reads).toEqual([10_000, 30_000])
+    expect(run.error![0]).toBe(30_000)
+    expect(endedWith(run)).toMatchObject({ name: 'TaskTimeoutError', deadlineMs: 30_000, cause: rateLimited })
+  })
+
+  it('ends at the deadline even when the first poll would come later', () => {
+    const run = follow(lifecycle(Number.POSITIVE_INFINITY), { deadlineMs: 5_000 })
+    expect(run.reads).toEqual([5_000])
+    expect(run.error![0]).toBe(5_000)
+    expect(endedWith(run)).toBeInstanceOf(TaskTimeoutError)
+  })
+})
+
+describe('followTask: failed reads', () => {
+  const transient: Array<[string, () => Observable<TaskReply>]> = [
+    ['a reply that is not JSON', () => throwError(notJson)],
+    ['a reply of the wrong shape', () => throwError(() => new ValidationError('reply', [{ path: 'task_info.status', message: 'x' }], {}))],
+    ['an HTML page', () => throwError(() => new ValidationError('reply', [{ path: '', message: 'is text/html, not JSON' }], '<html>'))],
+    ['a reply naming another task', () => of(reply('processing', { id: OTHER_TASK_ID }))],
+    ['a 502', () => throwError(() => http(502))],
+    ['a 429', () => throwError(() => http(429))],
+    ['a 408', () => throwError(() => http(408))],
+    ['a broken connection', () => throwError(() => new ConnectionError('GET', '/t', 'reset', true))],
+    ['a silent gateway', () => throwError(() => new TimeoutError('GET', '/t', 1_000))],
+  ]
+
+  it.each(transient)('retries %s 5 times in a row without ending the follow', (_, failure) => {
+    const run = follow((n) => (n <= 5 ? failure() : of(reply('completed'))), { retry: { baseDelayMs: 100 } })
+    expect(run.error).toBeUndefined()
+    expect(run.reads).toHaveLength(6)
+    expect(run.events.map(([, t]) => t)).toEqual(['completed'])
+  })
+
+  it.each(transient)('ends the follow after a 6th failure in a row (%s), naming the task and endpoint', (_, failure) => {
+    const run = follow((n) => (n <= 6 ? failure() : of(reply('completed'))), { retry: { baseDelayMs: 100 } })
+    expect(run.reads).toHaveLength(6)
+    expect(run.error).toBeDefined()
+    const error = endedWith(run) as Error
+    expect(error.message).toContain(`follow it again with task$(client, endpoint, '${TASK_ID}')`)
+  })
+
+  it('starts the count again after a good reply: 5 failures, a reply, 5 failures, completed', () => {
+    const run = follow((n) => (n === 6 ? of(reply('processing')) : n === 12 ? of(reply('completed')) : throwError(() => http(503))), { retry: { baseDelayMs: 100 } })
+    expect(run.error).toBeUndefined()
+    expect(run.reads).toHaveLength(12)
+    expect(run.events.map(([, t]) => t)).toEqual(['processing', 'completed'])
+  })
+
+  it('waits out Retry-After, and otherwise a jittered delay, between retries', () => {
+    const run = follow((n) => (n === 1 ? throwError(() => http(429, 7_000)) : n === 2 ? throwError(() => http(502)) : of(reply('completed'))), { retry: { baseDelayMs: 1_000 } })
+    // 10 s; Retry-After 7 s; then 0.5 × 2 s (the 2nd retry's ceiling).
+    expect(run.reads).toEqual([10_000, 17_000, 18_000])
+    expect(run.error).toBeUndefined()
+  })
+
+  it.each([
+    ['a 404', () => http(404)],
+    ['a 401', () => http(401)],
+    ['a quota 429', () => new HttpError({ method: 'GET', path: '/t', status: 429, body: '{"error":{"code":"insufficient_quota"}}' })],
+    ['a body over maxBodyBytes', () => new PayloadTooLargeError('GET', '/t', 'maxBodyBytes', 10)],
+  ])('does not retry %s: the follow ends at the first, naming the task and endpoint', (_, error) => {
+    const run = follow(() => throwError(error))
+    expect(run.reads).toEqual([10_000])
+    expect(run.error![0]).toBe(10_000)
+    expect(endedWith(run)).toMatchObject({ name: error().name })
+  })
+
+  it('wraps a foreign failure of the read (a bug) in a GatewayError naming the task', () => {
+    const run = follow(() => {
+      throw new TypeError('read is broken')
     })
-    // 10 s × (1 - 0.05 × 0.5) = 9750; then Retry-After 7 s; then full jitter 0.5 × 2 s (2nd retry's ceiling).
-    expect(reads).toEqual([9_750, 16_750, 17_750])
-    expect(seen).toEqual(['completed'])
+    expect(endedWith(run)).toMatchObject({ name: 'GatewayError', message: expect.stringContaining('TypeError: read is broken') })
   })
+})
 
-  it('gives up on a transient failure past the retry budget, and not on a 4xx', () => {
-    const { errors } = run(({ scheduler, errors }) => {
-      const read = () => throwError(() => new HttpError({ method: 'GET', path: '/t', status: 404, body: '{"detail":"no such task"}' }))
-      follow(read, 0).subscribe({ error: (e) => errors.push([scheduler.now(), e]) })
-    })
-    expect(errors[0]![0]).toBe(10_000)
-    expect(errors[0]![1]).toMatchObject({ status: 404, kind: 'not_found' })
-  })
-
-  it('leaves no timer behind when unsubscribed while waiting to poll', () => {
+describe('followTask: unsubscribing', () => {
+  it('while waiting to poll: no read is ever sent and no timer is left', () => {
     const scheduler = new TestScheduler((a, b) => expect(a).toEqual(b))
     scheduler.run(({ cold, expectSubscriptions, flush }) => {
       const source = cold<TaskReply>('-a|', { a: reply('processing') })
-      const sub = follow(() => source, 0).subscribe()
+      const sub = followTask(TASK_ID, () => source, { endpoint: ENDPOINT, poll: DEFAULTS.taskPoll.video, scheduler, random: () => 0 }).subscribe()
       scheduler.schedule(() => sub.unsubscribe(), 30_000)
       flush()
-      expectSubscriptions(source.subscriptions).toBe(['10000ms ^-!', '25001ms ^-!'])
+      expectSubscriptions(source.subscriptions).toBe(['10000ms ^-!', '25002ms ^-!'])
       // A leaked poll or deadline timer would have run during flush and moved the clock past 30 s.
       expect(scheduler.now()).toBe(30_000)
     })
+  })
+
+  it('during a read: unsubscribes the read in flight (which aborts its request)', () => {
+    const scheduler = new TestScheduler((a, b) => expect(a).toEqual(b))
+    scheduler.run(({ cold, expectSubscriptions, flush }) => {
+      const slow = cold<TaskReply>('5000ms a|', { a: reply('processing') })
+      const sub = followTask(TASK_ID, () => slow, { endpoint: ENDPOINT, poll: DEFAULTS.taskPoll.video, scheduler, random: () => 0 }).subscribe()
+      scheduler.schedule(() => sub.unsubscribe(), 12_000)
+      flush()
+      expectSubscriptions(slow.subscriptions).toBe('10000ms ^ 1999ms !')
+      expect(scheduler.now()).toBe(12_000)
+    })
+  })
+
+  it('during a retried read: unsubscribes it too', () => {
+    const scheduler = new TestScheduler((a, b) => expect(a).toEqual(b))
+    scheduler.run(({ cold, expectSubscriptions, flush }) => {
+      const bad = cold<TaskReply>('-#', undefined, http(503, 1_000))
+      const slow = cold<TaskReply>('5000ms a|', { a: reply('processing') })
+      let n = 0
+      const sub = followTask(TASK_ID, () => (++n === 1 ? bad : slow), { endpoint: ENDPOINT, poll: DEFAULTS.taskPoll.video, scheduler, random: () => 0 }).subscribe()
+      scheduler.schedule(() => sub.unsubscribe(), 13_000)
+      flush()
+      expectSubscriptions(slow.subscriptions).toBe('11001ms ^ 1998ms !')
+    })
+  })
+})
+
+describe('pollTask', () => {
+  it('follows every task info it is given, each by its id', () => {
+    const scheduler = new TestScheduler((a, b) => expect(a).toEqual(b))
+    const seen: string[] = []
+    scheduler.run(({ cold, flush }) => {
+      const read = (id: string) => of(reply('completed', { id }))
+      cold('a 1s b|', { a: { id: TASK_ID }, b: { id: OTHER_TASK_ID } })
+        .pipe(pollTask(read, { endpoint: ENDPOINT, poll: { initialDelayMs: 500, factor: 1, maxDelayMs: 500, jitter: 0 }, scheduler }))
+        .subscribe((e) => seen.push(`${scheduler.now()} ${e.taskId} ${e.type}`))
+      flush()
+    })
+    expect(seen).toEqual([`500 ${TASK_ID} completed`, `1501 ${OTHER_TASK_ID} completed`])
   })
 })

@@ -1,6 +1,12 @@
 import { EMPTY, from, Observable, of, Subject, throwError, toArray, concat } from 'rxjs'
 import { describe, expect, it } from 'vitest'
-import { finalResponse, outputText, responseText, textDeltas, type Response, type ResponseStreamEvent } from '../../src/index.js'
+import { finalResponse } from '../../src/operators/finalResponse.js'
+import { outputText, responseText } from '../../src/operators/outputText.js'
+import type { TaskEvent } from '../../src/operators/pollTask.js'
+import { taskUrls } from '../../src/operators/taskUrls.js'
+import { textDeltas } from '../../src/operators/textDeltas.js'
+import type { Response } from '../../src/validation/response.js'
+import type { ResponseStreamEvent } from '../../src/validation/streamEvents.js'
 import { delta, lifecycle, response } from '../helpers/fixtures.js'
 
 const ev = (e: Record<string, unknown>) => e as unknown as ResponseStreamEvent
@@ -90,6 +96,22 @@ describe('outputText', () => {
     expect(responseText(r)).toBe('One, two.')
   })
 
+  it('from a Response whose output_text is "" (OpenRouter): its message text parts', () => {
+    const r = resp({ output_text: '', output: [{ id: 'm1', type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Real text' }] }] })
+    expect(responseText(r)).toBe('Real text')
+    expect(run(of(r).pipe(outputText())).values).toEqual(['Real text'])
+  })
+
+  it('from a stream without deltas whose final Response has output_text "": its message text parts', () => {
+    const final = lifecycle('response.completed', 1, { output_text: '', output: [{ id: 'm1', type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'From parts' }] }] })
+    expect(run(from([ev(lifecycle('response.created', 0)), ev(final)]).pipe(outputText())).values).toEqual(['From parts'])
+  })
+
+  it('responseText gives "" for a Response without any text', () => {
+    expect(responseText(resp({ output_text: null, output: [] }))).toBe('')
+    expect(responseText(resp({ output_text: undefined, output: undefined }))).toBe('')
+  })
+
   it('emits an empty string for an empty source', () => {
     expect(run(EMPTY.pipe(outputText()))).toEqual({ values: [''], error: undefined, completed: true })
   })
@@ -135,5 +157,23 @@ describe('finalResponse', () => {
 
   it('ignores a response.created or in_progress event', () => {
     expect(run(from([ev(lifecycle('response.created', 0)), ev(lifecycle('response.in_progress', 1))]).pipe(finalResponse(), toArray())).values).toEqual([[]])
+  })
+})
+
+describe('taskUrls', () => {
+  const info = { id: 't', created_at: 'x', updated_at: 'x' }
+  const events = [
+    { type: 'created', taskId: 't', taskInfo: info, idempotencyKey: 'k' },
+    { type: 'pending', taskId: 't', taskInfo: { ...info, status: 'pending' } },
+    { type: 'completed', taskId: 't', taskInfo: { ...info, status: 'completed' }, urls: ['https://cdn.test/v.mp4'], reply: {} },
+  ] as unknown as TaskEvent[]
+
+  it('emits the URLs of the completed event only, then completes with the source', () => {
+    expect(run(from(events).pipe(taskUrls()))).toEqual({ values: [['https://cdn.test/v.mp4']], error: undefined, completed: true })
+  })
+
+  it('emits nothing for a task that has not completed, and passes errors through', () => {
+    const err = new Error('failed')
+    expect(run(concat(from(events.slice(0, 2)), throwError(() => err)).pipe(taskUrls()))).toEqual({ values: [], error: err, completed: false })
   })
 })

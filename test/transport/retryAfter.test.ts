@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { parseRetryAfter } from '../../src/index.js'
+import { parseRetryAfter } from '../../src/transport/retryAfter.js'
 
 const NOW = Date.parse('Wed, 21 Oct 2015 07:28:00 GMT')
 

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest'
+import { ConnectionError } from '../../src/errors/ConnectionError.js'
+import { HttpError } from '../../src/errors/HttpError.js'
+import { InvalidRequestError } from '../../src/errors/InvalidRequestError.js'
+import { PayloadTooLargeError } from '../../src/errors/PayloadTooLargeError.js'
+import { ResponseFailedError } from '../../src/errors/ResponseFailedError.js'
+import { TaskFailedError } from '../../src/errors/TaskFailedError.js'
+import { TimeoutError } from '../../src/errors/TimeoutError.js'
+import { ValidationError } from '../../src/errors/ValidationError.js'
+import { DEFAULTS } from '../../src/policy/defaults.js'
+import { certainlyNotCreated, isTransient, mayHaveArrived, neverArrived } from '../../src/policy/retryable.js'
+import { createRule, readRule } from '../../src/policy/rules.js'
+
+const http = (status: number, body = '', retryAfterMs?: number) => new HttpError({ method: 'POST', path: '/p', status, body, retryAfterMs })
+const quota = JSON.stringify({ error: { message: 'You exceeded your current quota', type: 'insufficient_quota', code: 'insufficient_quota' } })
+
+// [error, isTransient, neverArrived, mayHaveArrived, certainlyNotCreated]
+const TABLE: Array<[string, unknown, boolean, boolean, boolean, boolean]> = [
+  ['connection refused (not sent)', new ConnectionError('POST', '/p', 'refused', false), true, true, false, true],
+  ['connection broken after sending', new ConnectionError('POST', '/p', 'reset', true), true, false, true, false],
+  ['silence timeout', new TimeoutError('POST', '/p', 1_000, 'silence'), true, false, true, false],
+  ['deadline timeout', new TimeoutError('call', '/p', 1_000, 'deadline'), false, false, false, false],
+  ['malformed reply', new ValidationError('reply', [{ path: '', message: 'is not JSON' }], 'x'), true, false, true, false],
+  ['408', http(408), true, false, true, false],
+  ['429 rate limit', http(429, '{"error":{"code":"rate_limit_exceeded","message":"slow down"}}'), true, true, false, true],
+  ['429 insufficient_quota', http(429, quota), false, false, false, true],
+  ['429 daily spend cap', http(429, '{"message":"Daily spend cap reached"}'), false, false, false, true],
+  ['500', http(500), true, false, true, false],
+  ['502', http(502), true, false, true, false],
+  ['503', http(503), true, true, false, true],
+  ['504', http(504), true, false, true, false],
+  ['400', http(400), false, false, false, true],
+  ['401', http(401), false, false, false, true],
+  ['403', http(403), false, false, false, true],
+  ['404', http(404), false, false, false, true],
+  ['409', http(409), false, false, false, true],
+  ['body over a size limit', new PayloadTooLargeError('GET', '/p', 'maxBodyBytes', 10), false, false, false, false],
+  ['failed response', new ResponseFailedError({ message: 'x' }), false, false, false, false],
+  ['failed task', new TaskFailedError('t', { code: 3001, title: 'T', detail: 'd' }), false, false, false, false],
+  ['invalid request', new InvalidRequestError([{ path: 'a', message: 'b' }]), false, false, false, false],
+  ['a plain Error', new Error('bug'), false, false, false, false],
+  ['a non-error value', 'oops', false, false, false, false],
+]
+
+describe('what may pass if sent again', () => {
+  it.each(TABLE)('%s: isTransient %s, neverArrived %s, mayHaveArrived %s, certainlyNotCreated %s', (_, error, transient, never, may, notCreated) => {
+    expect([isTransient(error), neverArrived(error), mayHaveArrived(error), certainlyNotCreated(error)]).toEqual([transient, never, may, notCreated])
+  })
+})
+
+const retry = { count: 2, baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 5_000 }
+
+describe('readRule', () => {
+  const rule = readRule({ retry, idempotentCreate: false })
+
+  it.each(TABLE)('%s: retried when transient (%s), within the budget', (_, error, transient) => {
+    expect(rule(error, 1) !== undefined).toBe(transient)
+  })
+
+  it('gives up after `count` retries in a row', () => {
+    const error = http(502)
+    expect([1, 2, 3].map((n) => rule(error, n) !== undefined)).toEqual([true, true, false])
+  })
+
+  it('waits the Retry-After when there is one, a jittered delay below the doubling ceiling otherwise', () => {
+    expect(rule(http(503, '', 2_000), 1)).toBe(2_000)
+    for (const n of [1, 2]) {
+      const ms = rule(http(502), n)!
+      expect(ms).toBeGreaterThanOrEqual(0)
+      expect(ms).toBeLessThan(100 * 2 ** (n - 1))
+    }
+  })
+
+  it('does not wait out a Retry-After above maxRetryAfterMs', () => {
+    expect(rule(http(429, '', 5_001), 1)).toBeUndefined()
+  })
+
+  it('retries nothing with retry: false', () => {
+    const none = readRule({ retry: false, idempotentCreate: false })
+    expect(none(http(503), 1)).toBeUndefined()
+    expect(none(new ConnectionError('GET', '/p', 'refused', false), 1)).toBeUndefined()
+  })
+})
+
+describe('createRule', () => {
+  it.each(TABLE)('%s: sent again only when it never arrived (%s)', (_, error, __, never) => {
+    expect(createRule({ retry, idempotentCreate: false })(error, 1) !== undefined).toBe(never)
+  })
+
+  it.each(TABLE)('%s: with idempotentCreate, sent again whenever transient (%s)', (_, error, transient) => {
+    expect(createRule({ retry, idempotentCreate: true })(error, 1) !== undefined).toBe(transient)
+  })
+
+  it('keeps to the budget, idempotent or not', () => {
+    for (const idempotentCreate of [false, true]) {
+      const rule = createRule({ retry, idempotentCreate })
+      expect([1, 2, 3].map((n) => rule(http(503), n) !== undefined)).toEqual([true, true, false])
+    }
+  })
+
+  it('retries nothing with retry: false', () => {
+    expect(createRule({ retry: false, idempotentCreate: true })(http(503), 1)).toBeUndefined()
+  })
+})
+
+describe('DEFAULTS', () => {
+  it('hold the documented numbers', () => {
+    expect(DEFAULTS).toMatchObject({
+      timeoutMs: 600_000,
+      maxBodyBytes: 32 * 1024 * 1024,
+      maxEventBytes: 16 * 1024 * 1024,
+      retry: { count: 2, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 },
+      pollFailures: 5,
+      resumeAttempts: 3,
+      taskDeadlineMs: 900_000,
+      taskPoll: { video: { initialDelayMs: 10_000, factor: 1.5, maxDelayMs: 20_000 }, image: { initialDelayMs: 2_000 } },
+    })
+  })
+})

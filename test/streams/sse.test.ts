@@ -1,0 +1,262 @@
+import { describe, expect, it } from 'vitest'
+import { ConnectionError } from '../../src/errors/ConnectionError.js'
+import { HttpError } from '../../src/errors/HttpError.js'
+import { PayloadTooLargeError } from '../../src/errors/PayloadTooLargeError.js'
+import { TimeoutError } from '../../src/errors/TimeoutError.js'
+import { ValidationError } from '../../src/errors/ValidationError.js'
+import { sse$ } from '../../src/streams/sse$.js'
+import type { RequestSpec } from '../../src/transport/types.js'
+import { fakeClient, type TestClientOptions } from '../helpers/client.js'
+import { settle } from '../helpers/clock.js'
+import { observe } from '../helpers/collect.js'
+import { json, networkError, never, repeated, sse, type Answer } from '../helpers/fakeTransport.js'
+
+type Ev = { type: string; n?: number }
+const SPEC: RequestSpec = { method: 'POST', path: '/s?x=1', body: '{}' }
+const ev = (type: string, n?: number) => `event: ${type}\ndata: ${JSON.stringify(n === undefined ? { type } : { type, n })}\n\n`
+const decode = (json: unknown): Ev => {
+  if ((json as Ev).type === 'bad') throw new ValidationError('stream event', [{ path: 'type', message: 'is bad' }], json)
+  return json as Ev
+}
+const options = { decode, isLast: (e: Ev) => e.type === 'done' }
+
+function run(answer: Answer, more: TestClientOptions = {}) {
+  const setup = fakeClient(answer, { timeoutMs: 1_000, ...more })
+  return { ...setup, o: observe(sse$(setup.client, SPEC, options)) }
+}
+
+/** A stream whose body the test feeds. */
+async function fed(more: TestClientOptions = {}) {
+  const setup = run(() => sse('fed'), more)
+  await settle()
+  const body = setup.gw.request(1).fed!
+  const push = async (text: string) => {
+    body.push(text)
+    await settle()
+  }
+  return { ...setup, body, push }
+}
+
+describe('sse$: events', () => {
+  it('emits each event’s data parsed and decoded, in order, then completes after the last one; asks for an event stream', async () => {
+    const { gw, o } = run(() => sse(ev('a', 1) + ': ping\n\n' + ev('b', 2) + ev('done', 3)))
+    expect(await o.done).toEqual({ values: [{ type: 'a', n: 1 }, { type: 'b', n: 2 }, { type: 'done', n: 3 }], error: undefined, completed: true })
+    expect(gw.request(1).headers.accept).toBe('text/event-stream')
+  })
+
+  it('skips [DONE], and takes the SSE event name as the type of a payload without one', async () => {
+    const { o } = run(() => sse('event: a\ndata: {"n":1}\n\nevent: x\ndata: {"type":"b"}\n\ndata: [DONE]\n\n' + ev('done')))
+    expect((await o.done).values).toEqual([{ type: 'a', n: 1 }, { type: 'b' }, { type: 'done' }])
+  })
+
+  it('delivers a last event the server did not close with a blank line', async () => {
+    const { o } = run(() => sse(ev('a', 1) + 'data: {"type":"done"}'))
+    expect(await o.done).toMatchObject({ values: [{ type: 'a' }, { type: 'done' }], completed: true })
+  })
+
+  it('ends data that is not JSON in ValidationError holding the raw text, and aborts', async () => {
+    const { gw, o } = run(() => sse(ev('a') + 'data: {not json\n\n' + ev('done')))
+    const { values, error } = await o.done
+    expect(values).toEqual([{ type: 'a' }])
+    expect(error).toBeInstanceOf(ValidationError)
+    expect(error).toMatchObject({ payload: '{not json', issues: [{ path: '', message: 'data is not JSON' }] })
+    expect(gw.request(1).aborted).toBe(true)
+  })
+
+  it('ends with the error `decode` throws, and aborts', async () => {
+    const { gw, o } = run(() => sse(ev('a') + ev('bad') + ev('done')))
+    const { values, error } = await o.done
+    expect(values).toEqual([{ type: 'a' }])
+    expect(error).toMatchObject({ name: 'ValidationError', issues: [{ path: 'type' }] })
+    expect(gw.request(1).aborted).toBe(true)
+  })
+
+  it('passes an HttpError of a rejected request through', async () => {
+    const { o } = run(() => json({ error: { message: 'no stream' } }, 400))
+    expect((await o.done).error).toMatchObject({ name: 'HttpError', status: 400, gatewayMessage: 'no stream' })
+    expect((await o.done).error).toBeInstanceOf(HttpError)
+  })
+})
+
+describe('sse$: a body that ends early', () => {
+  it('ends a body that closes before the last event in ConnectionError (a cut stream never passes for a finished one)', async () => {
+    const { o } = run(() => sse(ev('a', 1) + ev('b', 2)))
+    const { values, error, completed } = await o.done
+    expect(values).toHaveLength(2)
+    expect(completed).toBe(false)
+    expect(error).toBeInstanceOf(ConnectionError)
+    expect(error).toMatchObject({ method: 'POST', path: '/s', sent: true, message: 'POST /s: the stream ended before the response finished' })
+  })
+
+  it('ends a body that closes cleanly in the middle of an event in ConnectionError, not ValidationError', async () => {
+    const { o } = run(() => sse(ev('a', 1) + 'event: b\ndata: {"type":"b","n":'))
+    const { values, error } = await o.done
+    expect(values).toEqual([{ type: 'a', n: 1 }])
+    expect(error).toBeInstanceOf(ConnectionError)
+    expect(error).toMatchObject({ sent: true, message: 'POST /s: the stream ended in the middle of an event' })
+  })
+
+  it('ends a body broken by the network in ConnectionError (sent)', async () => {
+    const { body, push, o } = await fed()
+    await push(ev('a'))
+    body.fail(networkError('ECONNRESET'))
+    const { values, error } = await o.done
+    expect(values).toEqual([{ type: 'a' }])
+    expect(error).toMatchObject({ name: 'ConnectionError', sent: true })
+  })
+})
+
+describe('sse$: the idle timeout counts complete events only', () => {
+  it('ends in TimeoutError timeoutMs after the last event, and aborts', async () => {
+    const { clock, gw, push, o } = await fed()
+    await push(ev('a'))
+    clock.advance(999)
+    await push(ev('b'))
+    clock.advance(999)
+    await push(ev('c'))
+    clock.advance(999)
+    expect(o.error).toBeUndefined()
+    clock.advance(1)
+    const { values, error } = await o.done
+    expect(values).toHaveLength(3)
+    expect(error).toBeInstanceOf(TimeoutError)
+    expect(error).toMatchObject({ timeoutMs: 1_000, reason: 'silence', path: '/s' })
+    expect(gw.request(1).aborted).toBe(true)
+    expect(clock.pending).toBe(0)
+  })
+
+  it('pings forever do not keep a stream alive: TimeoutError at timeoutMs', async () => {
+    const { clock, push, o } = await fed()
+    await push(ev('a'))
+    for (let t = 0; t < 990; t += 10) {
+      clock.advance(10)
+      await push(': ping\n\n')
+    }
+    expect(o.error).toBeUndefined()
+    clock.advance(10)
+    expect((await o.done).error).toBeInstanceOf(TimeoutError)
+    expect(clock.now()).toBe(1_000)
+  })
+
+  it('an event dripped one byte at a time does not keep a stream alive: TimeoutError at timeoutMs', async () => {
+    const { clock, push, o } = await fed()
+    const drip = `data: ${JSON.stringify({ type: 'slow', text: 'x'.repeat(500) })}\n\n`
+    for (let i = 0; i < 100; i++) {
+      clock.advance(10)
+      await push(drip[i]!)
+    }
+    const { values, error } = await o.done
+    expect(values).toEqual([])
+    expect(error).toBeInstanceOf(TimeoutError)
+    expect(clock.now()).toBe(1_000)
+  })
+
+  it('times out a reply whose headers never come', async () => {
+    const { clock, gw, o } = run(() => never())
+    await settle()
+    clock.advance(1_000)
+    expect((await o.done).error).toBeInstanceOf(TimeoutError)
+    expect(gw.request(1).aborted).toBe(true)
+  })
+})
+
+describe('sse$: bounded memory', () => {
+  it('ends an endless line in PayloadTooLargeError past maxEventBytes, and aborts', async () => {
+    const { gw, o } = run(
+      () =>
+        sse(
+          (function* () {
+            yield ev('a')
+            yield 'data: '
+            yield* repeated('x'.repeat(8_192))
+          })(),
+        ),
+      { maxEventBytes: 100_000 },
+    )
+    const { values, error } = await o.done
+    expect(values).toEqual([{ type: 'a' }])
+    expect(error).toBeInstanceOf(PayloadTooLargeError)
+    expect(error).toMatchObject({ limit: 'maxEventBytes', limitBytes: 100_000, path: '/s' })
+    expect(gw.request(1).aborted).toBe(true)
+    expect(gw.request(1).bytesRead).toBeLessThan(100_000 + 2 * 8_192)
+  })
+
+  it('ends endless data lines without a blank line in PayloadTooLargeError, and aborts', async () => {
+    const { gw, o } = run(
+      () =>
+        sse(
+          repeated('data: {"more":"and more"}\n'.repeat(100)),
+        ),
+      { maxEventBytes: 50_000 },
+    )
+    expect((await o.done).error).toMatchObject({ name: 'PayloadTooLargeError', limit: 'maxEventBytes' })
+    expect(gw.request(1).aborted).toBe(true)
+  })
+
+  it('lets events up to maxEventBytes through', async () => {
+    const big = JSON.stringify({ type: 'big', image: 'A'.repeat(90_000) })
+    const { o } = run(() => sse(`data: ${big}\n\n` + ev('done')), { maxEventBytes: 100_000 })
+    expect((await o.done).values.map((e) => e.type)).toEqual(['big', 'done'])
+  })
+})
+
+describe('sse$: after the last event', () => {
+  it('reads the rest of a finished stream to its end instead of aborting it, leaving no timer', async () => {
+    const { gw, clock, body, push, o } = await fed()
+    await push(ev('a') + ev('done'))
+    expect(o.completed).toBe(true)
+    expect(clock.pendingDelays).toEqual([2_000])
+    await push('data: [DONE]\n\n')
+    body.end()
+    await settle()
+    expect(gw.request(1)).toMatchObject({ readToEnd: true, aborted: false })
+    expect(clock.pending).toBe(0)
+  })
+
+  it('aborts the rest when the server keeps the stream open past the 2 s grace', async () => {
+    const { gw, clock, push, o } = await fed()
+    await push(ev('done'))
+    expect(o.completed).toBe(true)
+    clock.advance(1_999)
+    await settle()
+    expect(gw.request(1).aborted).toBe(false)
+    clock.advance(1)
+    expect(gw.request(1).aborted).toBe(true)
+    expect(clock.pending).toBe(0)
+  })
+
+  it('aborts the rest when more than 64 KB follow the last event', async () => {
+    const { gw, clock, push, o } = await fed()
+    await push(ev('done'))
+    for (let i = 0; i < 9; i++) await push(`: ${'p'.repeat(8_000)}\n`)
+    expect(o.completed).toBe(true)
+    expect(gw.request(1).aborted).toBe(true)
+    expect(clock.pending).toBe(0)
+  })
+
+  it('emits nothing after the last event', async () => {
+    const { push, o } = await fed()
+    await push(ev('done') + ev('late'))
+    expect(o.values).toEqual([{ type: 'done' }])
+  })
+})
+
+describe('sse$: unsubscribing', () => {
+  it('in the middle of a stream: aborts the request, clears the idle timer, emits nothing more', async () => {
+    const { gw, clock, push, o } = await fed()
+    await push(ev('a'))
+    o.subscription.unsubscribe()
+    expect(gw.request(1).aborted).toBe(true)
+    expect(clock.pending).toBe(0)
+    await push(ev('b'))
+    expect(o.values).toEqual([{ type: 'a' }])
+  })
+
+  it('before the headers: aborts the request and clears the idle timer', async () => {
+    const { gw, clock, o } = run(() => never())
+    await settle()
+    o.subscription.unsubscribe()
+    expect(gw.request(1).aborted).toBe(true)
+    expect(clock.pending).toBe(0)
+  })
+})

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest'
+import { createClient } from '../../src/client.js'
+import { sse$ } from '../../src/streams/sse$.js'
+import { json$ } from '../../src/transport/json$.js'
+import { observe } from '../helpers/collect.js'
+import { KEY } from '../helpers/fixtures.js'
+import { sendJson, startServer, startSse, within } from '../helpers/server.js'
+
+// What only the Node transport does: two connection pools. JSON requests
+// share at most `maxConnections`; streams have their own, unlimited.
+
+describe('undiciTransport pools', () => {
+  it('keeps JSON requests beyond maxConnections waiting until a connection is free', async () => {
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const order: string[] = []
+    const server = await startServer(async (req, res) => {
+      order.push(`arrived ${req.path}`)
+      if (req.path === '/slow') await held
+      sendJson(res, 200, { path: req.path })
+      order.push(`answered ${req.path}`)
+    })
+    const client = createClient({ baseUrl: server.url, apiKey: KEY, maxConnections: 1 })
+    const slow = observe(json$(client, { method: 'GET', path: '/slow' }))
+    await server.request(1)
+    const queued = observe(json$(client, { method: 'GET', path: '/queued' }))
+    await new Promise((r) => setTimeout(r, 5))
+    release()
+    expect((await within(queued.done, 2_000, 'the queued request')).values).toEqual([{ path: '/queued' }])
+    expect((await slow.done).values).toEqual([{ path: '/slow' }])
+    expect(order).toEqual(['arrived /slow', 'answered /slow', 'arrived /queued', 'answered /queued'])
+  })
+
+  it('does not count open streams against maxConnections: a JSON request goes through beside them', async () => {
+    const server = await startServer((req, res) => {
+      if (req.path === '/stream') return startSse(res)
+      sendJson(res, 200, { ok: true })
+    })
+    const client = createClient({ baseUrl: server.url, apiKey: KEY, maxConnections: 1 })
+    const events = { decode: (j: unknown) => j, isLast: () => false }
+    const streams = [observe(sse$(client, { method: 'GET', path: '/stream' }, events)), observe(sse$(client, { method: 'GET', path: '/stream' }, events))]
+    await server.request(2)
+    const { values } = await within(observe(json$(client, { method: 'GET', path: '/json' })).done, 2_000, 'the JSON request')
+    expect(values).toEqual([{ ok: true }])
+    for (const s of streams) s.subscription.unsubscribe()
+  })
+})

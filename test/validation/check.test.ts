@@ -1,0 +1,104 @@
+import * as v from 'valibot'
+import { describe, expect, it } from 'vitest'
+import { InvalidRequestError } from '../../src/errors/InvalidRequestError.js'
+import { ValidationError } from '../../src/errors/ValidationError.js'
+import { parsePayload, serializeRequest } from '../../src/validation/check.js'
+import { ResponseSchema } from '../../src/validation/response.js'
+import { response } from '../helpers/fixtures.js'
+
+const Body = v.looseObject({ prompt: v.pipe(v.string(), v.maxLength(10)), seed: v.optional(v.pipe(v.number(), v.minValue(0))), list: v.optional(v.array(v.string())) })
+
+function refusal(body: unknown): InvalidRequestError {
+  try {
+    serializeRequest(Body, body, 'test body')
+  } catch (err) {
+    expect(err).toBeInstanceOf(InvalidRequestError)
+    return err as InvalidRequestError
+  }
+  throw new Error('serializeRequest accepted the body')
+}
+
+describe('serializeRequest', () => {
+  it('returns the JSON text that will be sent', () => {
+    expect(serializeRequest(Body, { prompt: 'ok', seed: 3, skip: undefined })).toBe('{"prompt":"ok","seed":3}')
+  })
+
+  it.each([
+    ['a BigInt', { prompt: 'ok', seed: 10n }],
+    ['a cycle', (() => { const b: Record<string, unknown> = { prompt: 'ok' }; b.self = b; return b })()],
+    ['JSON nested 5,000 deep', { prompt: 'ok', deep: JSON.parse(`${'['.repeat(5_000)}${']'.repeat(5_000)}`) }],
+  ])('refuses a body that cannot be serialised (%s) with InvalidRequestError, not a TypeError or RangeError', (_, body) => {
+    const err = refusal(body)
+    expect(err.issues).toHaveLength(1)
+    expect(err.issues[0]!.message).toMatch(/^cannot be sent as JSON \(/)
+    expect(err.message).toMatch(/^Invalid test body: cannot be sent as JSON .*Nothing was sent\.$/s)
+  })
+
+  it('checks the body as it will be sent: an inherited toJSON cannot smuggle another body past the rules', () => {
+    const sneaky = Object.create({ toJSON: () => ({ prompt: 'p'.repeat(5_000), seed: -5 }) }) as Record<string, unknown>
+    sneaky.prompt = 'ok'
+    expect(refusal(sneaky).issues.map((i) => i.path).sort()).toEqual(['prompt', 'seed'])
+  })
+
+  it('checks a field’s toJSON result too (a Date is sent as a string)', () => {
+    expect(refusal({ prompt: new Date(0) }).issues.map((i) => i.path)).toEqual(['prompt'])
+    expect(serializeRequest(Body, { prompt: 'ok', list: [{ toJSON: () => 'x' }] })).toBe('{"prompt":"ok","list":["x"]}')
+  })
+
+  it('checks the holes of a sparse array as the nulls they are sent as', () => {
+    expect(refusal({ prompt: 'ok', list: ['a', , 'b'] }).issues.map((i) => i.path)).toEqual(['list.1'])
+  })
+
+  it('refuses a body that serialises to nothing (undefined, a function)', () => {
+    refusal(undefined)
+    refusal(() => ({ prompt: 'ok' }))
+  })
+})
+
+describe('parsePayload', () => {
+  it('returns a valid payload itself (no copy), unknown fields kept', () => {
+    const payload = response({ extra: { kept: true } })
+    expect(parsePayload(ResponseSchema, payload, 'response')).toBe(payload)
+  })
+
+  it('ends a payload of the wrong shape in ValidationError naming each broken rule, with the payload', () => {
+    const payload = response({ id: undefined, status: 'exploded' })
+    try {
+      parsePayload(ResponseSchema, payload, 'response')
+      expect.fail('accepted')
+    } catch (err) {
+      expect(err).toBeInstanceOf(ValidationError)
+      expect((err as ValidationError).issues.map((i) => i.path).sort()).toEqual(['id', 'status'])
+      expect((err as ValidationError).payload).toBe(payload)
+      expect((err as Error).message).toMatch(/^Unexpected response from the gateway: /)
+    }
+  })
+
+  it('ends a payload nested deeper than a recursive schema can walk in ValidationError (nested too deeply), never a RangeError', () => {
+    type Tree = Tree[]
+    const TreeSchema: v.GenericSchema<Tree> = v.array(v.lazy(() => TreeSchema))
+    let deep: Tree = []
+    for (let i = 0; i < 100_000; i++) deep = [deep]
+    let error: unknown
+    try {
+      parsePayload(TreeSchema, deep, 'tree')
+    } catch (err) {
+      error = err
+    }
+    expect(error).toBeInstanceOf(ValidationError)
+    expect(error).toMatchObject({ issues: [{ path: '', message: 'is nested too deeply to read' }], payload: deep })
+  })
+
+  it('ends JSON nested 5,000 deep in ValidationError, never a RangeError', () => {
+    const deep = JSON.parse(`${'['.repeat(5_000)}${']'.repeat(5_000)}`)
+    for (const payload of [deep, { ...response(), output: deep }, { ...response(), id: deep }]) {
+      let error: unknown
+      try {
+        parsePayload(ResponseSchema, payload, 'response')
+      } catch (err) {
+        error = err
+      }
+      expect(error).toBeInstanceOf(ValidationError)
+    }
+  })
+})
