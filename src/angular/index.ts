@@ -1,0 +1,9 @@
+// rxgate/angular: the gateway as an Angular provider. Angular is an optional
+// peer of rxgate: only apps that import this entry need it.
+export { GATEWAY, provideGateway, injectGateway, type GatewayFeature } from './provideGateway.js'
+export { withHttpClient } from './withHttpClient.js'
+export { httpClientTransport } from './httpClientTransport.js'
+// All of rxgate as well, in its fetch flavour (which runs in Node too): an
+// Angular app imports from this one entry, and its server-rendering build
+// bundles no undici (a CommonJS package Angular's builder warns about).
+export * from '../index.js'

@@ -1,0 +1,93 @@
+import { scrubText } from '../errors/redact.js'
+import { NOT_SENT } from '../transport/exchange.js'
+import type { HandlerSettings } from './options.js'
+import { errorReply, Refusal } from './reply.js'
+import type { Route } from './routes.js'
+import { scrubLines } from './scrubLines.js'
+
+/** Reply headers of the gateway that mean something to the client; the rest (cookies, `www-authenticate`, …) stay here. */
+const PASSED_HEADERS = ['content-type', 'retry-after', 'retry-after-ms', 'x-request-id']
+
+/** An error body is read only this far, like the client does: enough for any message. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024
+
+/**
+ * Sends one checked call to the gateway with the key, and turns its reply
+ * into the browser's: an event stream is passed through as it arrives (each
+ * line masked of the key); a JSON reply, an error included, is read within
+ * its limit and masked whole. The request's `signal` (the browser leaving)
+ * aborts the call at any stage, the stream included.
+ */
+export async function forward(settings: HandlerSettings, route: Route, body: string | undefined, request: Request): Promise<Response> {
+  const headers: Record<string, string> = {
+    ...settings.headers,
+    authorization: `Bearer ${settings.apiKey}`,
+    accept: /text\/event-stream/i.test(request.headers.get('accept') ?? '') ? 'text/event-stream' : 'application/json',
+  }
+  if (body !== undefined) headers['content-type'] = 'application/json'
+  const key = request.headers.get('idempotency-key')
+  if (key !== null) {
+    if (!/^[\x21-\x7e]{1,255}$/.test(key)) throw new Refusal(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 visible ASCII characters.')
+    headers['idempotency-key'] = key
+  }
+  let upstream: Response
+  try {
+    upstream = await settings.fetch(settings.baseUrl + route.path, { method: route.method, headers, body, signal: request.signal, redirect: 'manual' })
+  } catch (error) {
+    // 503 only when the request certainly never left: the client may then send a creation again safely.
+    const notSent = NOT_SENT.has(errorCode(error) ?? '')
+    return errorReply(notSent ? 503 : 502, 'gateway_unreachable', notSent ? 'The gateway could not be reached; nothing was sent.' : 'The connection to the gateway failed; the call may have reached it.')
+  }
+  if (upstream.status >= 300 && upstream.status <= 399) {
+    await upstream.body?.cancel().catch(() => {})
+    return errorReply(502, 'gateway_redirect', `The gateway answered ${upstream.status} (a redirect), which this server does not follow.`)
+  }
+  const replyHeaders: Record<string, string> = { 'cache-control': 'no-store' }
+  for (const name of PASSED_HEADERS) {
+    const value = upstream.headers.get(name)
+    if (value !== null) replyHeaders[name] = scrubText(value, settings.apiKey)
+  }
+  if (upstream.ok && /^text\/event-stream/i.test(upstream.headers.get('content-type') ?? '') && upstream.body) {
+    // `x-accel-buffering: no` asks a proxy in front (nginx) not to hold the events back either.
+    return new Response(upstream.body.pipeThrough(scrubLines(settings.apiKey)), { status: upstream.status, headers: { ...replyHeaders, 'x-accel-buffering': 'no' } })
+  }
+  let text: string
+  try {
+    text = await readText(upstream, upstream.ok ? settings.maxReplyBytes : MAX_ERROR_BODY_BYTES, upstream.ok)
+  } catch (error) {
+    if (error instanceof Refusal) return errorReply(error.status, error.code, error.message)
+    return errorReply(502, 'gateway_reply_broken', 'The connection to the gateway closed in the middle of its reply.')
+  }
+  const bytes = new TextEncoder().encode(scrubText(text, settings.apiKey))
+  // A known length lets the client read the reply in one go.
+  return new Response(bytes, { status: upstream.status, headers: { ...replyHeaders, 'content-length': String(bytes.byteLength) } })
+}
+
+/** The body as text, at most `limit` bytes: past it, a 2xx reply is refused (502) and an error body is cut. */
+async function readText(res: Response, limit: number, whole: boolean): Promise<string> {
+  if (!res.body) return ''
+  const reader = res.body.getReader()
+  const decoder = new TextDecoder()
+  let text = ''
+  let bytes = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return text + decoder.decode()
+    bytes += value.byteLength
+    if (bytes > limit) {
+      reader.cancel().catch(() => {})
+      if (whole) throw new Refusal(502, 'gateway_reply_too_large', `The gateway's reply is larger than this server passes on (${limit} bytes).`)
+      return text + decoder.decode(value.subarray(0, value.byteLength - (bytes - limit)))
+    }
+    text += decoder.decode(value, { stream: true })
+  }
+}
+
+/** The first error code along the cause chain (fetch wraps undici's error in a TypeError). */
+function errorCode(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code
+    if (typeof code === 'string') return code
+  }
+  return undefined
+}

@@ -1,0 +1,99 @@
+import { isInvalidRequestError } from '../errors/InvalidRequestError.js'
+import { redactError } from '../errors/redact.js'
+import { readJsonBody } from './body.js'
+import { forward } from './forward.js'
+import { settingsOf, type GatewayHandlerOptions, type HandlerSettings } from './options.js'
+import { errorReply, jsonReply, Refusal } from './reply.js'
+import { routeTable, type Route } from './routes.js'
+
+/**
+ * A fetch-style handler: a standard `Request` in, a standard `Response` out.
+ * Mount it anywhere that speaks them (Angular SSR's `server.ts`, Hono, Bun,
+ * Deno, a Next.js route), or through {@link nodeListener} and
+ * {@link expressMiddleware}.
+ */
+export interface GatewayHandler {
+  (request: Request): Promise<Response>
+  /** The path it answers under (`/api/rxgate` by default); adapters pass other paths on. */
+  readonly basePath: string
+}
+
+/**
+ * Creates the server half of a browser app: a handler that holds the
+ * gateway key and forwards the browser client's calls (`createClient({
+ * baseUrl: '/api/rxgate' })`) to the gateway.
+ *
+ * Only the interface's endpoints pass: response creation, retrieval (with
+ * `?stream=true&starting_after=N`) and cancellation, text-to-video
+ * creation, the task result paths, and the `taskEndpoints` given. Each call
+ * goes through `authorize`, then its body is checked by the client's own
+ * rules (and `models`), within `maxBodyBytes`, before anything is sent.
+ * Anything else gets a JSON 4xx in the gateway's error shape. Streams pass
+ * through as they arrive, and a browser that leaves aborts the gateway call.
+ * The key never appears in a reply: every reply is masked of it.
+ * `Idempotency-Key` is passed on. Throws `InvalidRequestError` at once for
+ * bad options.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http'
+ * import { createGatewayHandler, nodeListener } from 'rxgate/server'
+ *
+ * const handler = createGatewayHandler({
+ *   baseUrl: process.env.GATEWAY_BASE_URL!,
+ *   apiKey: process.env.GATEWAY_API_KEY!,
+ *   models: ['gpt-4.1-mini', 'vendor-b/t2v-spark'],
+ *   authorize: (request) => request.headers.get('cookie')?.includes('session=') ?? false,
+ * })
+ * createServer(nodeListener(handler)).listen(3000)
+ * // The browser: createClient({ baseUrl: '/api/rxgate' })
+ * ```
+ */
+export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHandler {
+  const settings = settingsOf(options)
+  const routes = routeTable(settings)
+  const handle = async (request: Request): Promise<Response> => {
+    try {
+      return await answer(settings, routes, request)
+    } catch (error) {
+      if (error instanceof Refusal) return errorReply(error.status, error.code, error.message, error.headers)
+      if (isInvalidRequestError(error)) {
+        const body = { error: { message: error.message, type: 'invalid_request_error', param: error.issues[0]?.path ?? null, code: 'invalid_request', issues: error.issues } }
+        return jsonReply(400, JSON.stringify(redactError(body, settings.apiKey)))
+      }
+      if (request.signal.aborted) return errorReply(499, 'client_closed', 'The caller went away.')
+      settings.onError(redactError(error, settings.apiKey), request)
+      return errorReply(500, 'internal_error', 'The gateway handler failed; see the server log.')
+    }
+  }
+  return Object.assign(handle, { basePath: settings.basePath })
+}
+
+async function answer(settings: HandlerSettings, routes: ReturnType<typeof routeTable>, request: Request): Promise<Response> {
+  const url = new URL(request.url)
+  const { basePath } = settings
+  if (!url.pathname.startsWith(`${basePath}/`)) throw new Refusal(404, 'not_found', `The gateway is served under ${basePath}/.`)
+  const route = routes(request.method, url.pathname.slice(basePath.length), url.searchParams)
+  if (settings.authorize) {
+    const verdict = await settings.authorize(request)
+    if (verdict instanceof Response) return verdict
+    if (verdict !== true) throw new Refusal(401, 'unauthorized', 'This call needs a signed-in session.')
+  }
+  let body: string | undefined
+  if (route.body) {
+    const json = await readJsonBody(request, settings.maxBodyBytes)
+    body = route.body(json)
+    checkModel(settings, route, json)
+  } else {
+    checkModel(settings, route, undefined)
+  }
+  return forward(settings, route, body, request)
+}
+
+function checkModel(settings: HandlerSettings, route: Route, json: unknown): void {
+  if (!settings.models || route.model === undefined) return
+  const model = typeof route.model === 'function' ? route.model(json) : route.model
+  if (typeof model !== 'string' || !settings.models.has(model)) {
+    throw new Refusal(403, 'model_not_allowed', `The model ${JSON.stringify(model)} is not allowed here.`)
+  }
+}

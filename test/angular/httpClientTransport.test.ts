@@ -1,0 +1,106 @@
+import type { HttpClient } from '@angular/common/http'
+import { lastValueFrom, Observable, type Subscriber } from 'rxjs'
+import { describe, expect, it } from 'vitest'
+import { httpClientTransport } from '../../src/angular/httpClientTransport.js'
+import { createClient, isConnectionError, isHttpError, responses$, textDeltas } from '../../src/index.js'
+
+// HttpClient's events by their shape (HttpEventType: 2 header, 3 download progress, 4 response).
+const headers = (values: Record<string, string>) => ({ get: (name: string) => values[name.toLowerCase()] ?? null })
+const header = (status: number, values: Record<string, string> = {}) => ({ type: 2, status, headers: headers(values) })
+const progress = (partialText: string) => ({ type: 3, loaded: partialText.length, partialText })
+const response = (status: number, body: string) => ({ type: 4, status, headers: headers({}), body })
+const httpError = (status: number, error: unknown, values: Record<string, string> = {}) => ({ name: 'HttpErrorResponse', status, error, headers: headers(values), message: `Http failure response: ${status}` })
+
+/** A stand-in HttpClient: each request is handed to the test, which plays its events. */
+function fakeHttp() {
+  const calls: Array<{ method: string; url: string; options: Record<string, unknown>; events: Subscriber<unknown>; unsubscribed: boolean }> = []
+  const http = {
+    request: (method: string, url: string, options: Record<string, unknown>) =>
+      new Observable<unknown>((events) => {
+        const call = { method, url, options, events, unsubscribed: false }
+        calls.push(call)
+        return () => void (call.unsubscribed = true)
+      }),
+  }
+  return { http: http as unknown as HttpClient, calls }
+}
+
+const signal = () => new AbortController().signal
+
+describe('httpClientTransport', () => {
+  it('asks HttpClient for events with progress as text, with the request as given', async () => {
+    const { http, calls } = fakeHttp()
+    void httpClientTransport(http)({ method: 'POST', url: '/api/rxgate/x', headers: { accept: 'text/event-stream' }, body: '{"a":1}', signal: signal() })
+    expect(calls[0]).toMatchObject({
+      method: 'POST',
+      url: '/api/rxgate/x',
+      options: { body: '{"a":1}', headers: { accept: 'text/event-stream' }, observe: 'events', reportProgress: true, responseType: 'text' },
+    })
+  })
+
+  it('answers at the header event, then passes on only the new text of each progress event', async () => {
+    const { http, calls } = fakeHttp()
+    const pending = httpClientTransport(http)({ method: 'GET', url: '/x', headers: {}, signal: signal() })
+    const { events } = calls[0]!
+    events.next({ type: 0 })
+    events.next(header(200, { 'content-type': 'text/event-stream' }))
+    const res = await pending
+    expect(res.status).toBe(200)
+    expect(res.header('content-type')).toBe('text/event-stream')
+    const chunks: string[] = []
+    const reading = (async () => {
+      for await (const chunk of res.body) chunks.push(new TextDecoder().decode(chunk))
+    })()
+    events.next(progress('data: 1\n\n'))
+    events.next(progress('data: 1\n\ndata: café\n\n'))
+    events.next(response(200, 'data: 1\n\ndata: café\n\ndata: 3\n\n'))
+    events.complete()
+    await reading
+    expect(chunks).toEqual(['data: 1\n\n', 'data: café\n\n', 'data: 3\n\n'])
+  })
+
+  it('reads an HTTP error status as a reply, which the client turns into HttpError', async () => {
+    const { http, calls } = fakeHttp()
+    const client = createClient({ baseUrl: 'http://app.example/api/rxgate', apiKey: 'unused-here', transport: httpClientTransport(http), retry: false })
+    const result = lastValueFrom(responses$(client, { model: 'm', input: 'hi' })).catch((e: unknown) => e)
+    await Promise.resolve()
+    calls[0]!.events.error(httpError(429, '{"error":{"message":"slow down","code":"rate_limited"}}', { 'retry-after': '3' }))
+    const error = await result
+    expect(isHttpError(error) && [error.status, error.code, error.retryAfterMs]).toEqual([429, 'rate_limited', 3_000])
+  })
+
+  it('rejects a network failure (status 0), which the client reports as ConnectionError', async () => {
+    const { http, calls } = fakeHttp()
+    const client = createClient({ baseUrl: 'http://app.example/api/rxgate', apiKey: 'unused-here', transport: httpClientTransport(http), retry: false })
+    const result = lastValueFrom(responses$(client, { model: 'm', input: 'hi' })).catch((e: unknown) => e)
+    await Promise.resolve()
+    calls[0]!.events.error(httpError(0, new TypeError('Failed to fetch')))
+    expect(isConnectionError(await result)).toBe(true)
+  })
+
+  it('streams events to the client as they arrive, and unsubscribing unsubscribes HttpClient', async () => {
+    const { http, calls } = fakeHttp()
+    const client = createClient({ baseUrl: 'http://app.example/api/rxgate', apiKey: 'unused-here', transport: httpClientTransport(http) })
+    const deltas: string[] = []
+    const subscription = responses$(client, { model: 'm', input: 'hi', stream: true }).pipe(textDeltas()).subscribe((d) => deltas.push(d))
+    await Promise.resolve()
+    const call = calls[0]!
+    call.events.next(header(200, { 'content-type': 'text/event-stream' }))
+    const delta = (n: number, text: string) => `data: {"type":"response.output_text.delta","sequence_number":${n},"item_id":"m","output_index":0,"content_index":0,"delta":"${text}"}\n\n`
+    call.events.next(progress(delta(1, 'Hel')))
+    await expect.poll(() => deltas).toEqual(['Hel'])
+    call.events.next(progress(delta(1, 'Hel') + delta(2, 'lo')))
+    await expect.poll(() => deltas).toEqual(['Hel', 'lo'])
+    subscription.unsubscribe()
+    expect(call.unsubscribed).toBe(true)
+  })
+
+  it('unsubscribes at once when aborted before any reply', async () => {
+    const { http, calls } = fakeHttp()
+    const abort = new AbortController()
+    const pending = httpClientTransport(http)({ method: 'GET', url: '/x', headers: {}, signal: abort.signal })
+    abort.abort()
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' })
+    expect(calls[0]!.unsubscribed).toBe(true)
+  })
+})

@@ -1,0 +1,33 @@
+import { expect, it } from 'vitest'
+import { browserSuite, ROOT, useBrowser, useServer, useSimulator, watch } from './helpers.js'
+import { checkNoKeyNoErrors, checkRun, checkStop } from './studio.js'
+
+// examples/plain: a page with no framework, bundled from rxgate's browser
+// build, served with rxgate/server (node:http) in front of the simulator.
+browserSuite(
+  'a plain page in Chromium',
+  { [`${ROOT}dist/browser/index.js`]: 'npm run build', [`${ROOT}dist/server/index.js`]: 'npm run build' },
+  () => {
+    const browser = useBrowser()
+    const sim = useSimulator()
+    const url = useServer('examples/plain/server.mjs', sim)
+
+    it('streams the text into the page, follows the video task and plays the video, with no key anywhere', async () => {
+      const page = await browser().newPage()
+      const watched = watch(page)
+      await page.goto(url())
+      await checkRun(page, () => page.click('[data-testid=start]'))
+      await checkNoKeyNoErrors(watched)
+      await page.close()
+    })
+
+    it('stops mid-stream: the gateway sees the client close', async () => {
+      const page = await browser().newPage()
+      const watched = watch(page)
+      await page.goto(url())
+      await checkStop(page, sim(), () => page.click('[data-testid=start]'))
+      expect(watched.problems).toEqual([])
+      await page.close()
+    })
+  },
+)

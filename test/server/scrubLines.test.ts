@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest'
+import { scrubLines } from '../../src/server/scrubLines.js'
+
+const KEY = 'sk-live-0123456789abcdef'
+const encode = (text: string) => new TextEncoder().encode(text)
+
+/** Feeds `chunks` through the transform; returns what came out after each chunk, and at the end. */
+async function run(secret: string, chunks: string[]): Promise<string[]> {
+  const transform = scrubLines(secret)
+  const writer = transform.writable.getWriter()
+  const reader = transform.readable.getReader()
+  const decoder = new TextDecoder()
+  const outputs: string[] = []
+  let pending = reader.read()
+  for (const chunk of chunks) {
+    await writer.write(encode(chunk))
+    // Whatever the chunk released is out by now; nothing more is waited for.
+    const out = await Promise.race([pending, new Promise<null>((resolve) => setTimeout(() => resolve(null), 5))])
+    if (out && !out.done) {
+      outputs.push(decoder.decode(out.value))
+      pending = reader.read()
+    } else outputs.push('')
+  }
+  await writer.close()
+  let rest = ''
+  for (let r = await pending; !r.done; r = await reader.read()) rest += decoder.decode(r.value)
+  return [...outputs, rest]
+}
+
+/** Everything that comes out of `chunks`. */
+async function all(secret: string, chunks: string[]): Promise<string> {
+  const transform = scrubLines(secret)
+  const writer = transform.writable.getWriter()
+  const read = new Response(transform.readable).text()
+  for (const chunk of chunks) await writer.write(encode(chunk))
+  await writer.close()
+  return read
+}
+
+describe('scrubLines', () => {
+  it('masks the key wherever a chunk boundary cuts it', async () => {
+    const text = `data: {"message":"bad key ${KEY}"}\n\n`
+    for (let at = 1; at < text.length; at++) {
+      const out = await all(KEY, [text.slice(0, at), text.slice(at)])
+      expect(out, `cut at ${at}`).toBe('data: {"message":"bad key [redacted]"}\n\n')
+    }
+  })
+
+  it('passes each complete line on at once; only an unfinished line waits', async () => {
+    const outputs = await run(KEY, ['event: a\ndata: 1', '\n\nevent: b\n', 'data: 2\n\n'])
+    expect(outputs).toEqual(['event: a\n', 'data: 1\n\nevent: b\n', 'data: 2\n\n', ''])
+  })
+
+  it('keeps multibyte characters whole across chunks', async () => {
+    const transform = scrubLines(KEY)
+    const writer = transform.writable.getWriter()
+    const read = new Response(transform.readable).text()
+    for (const byte of encode('data: café — ok\n\n')) await writer.write(new Uint8Array([byte]))
+    await writer.close()
+    expect(await read).toBe('data: café — ok\n\n')
+  })
+
+  it('leaves the stream alone for a placeholder key too short to mask', async () => {
+    expect(await all('dev', ['data: dev\n\n'])).toBe('data: dev\n\n')
+  })
+})
