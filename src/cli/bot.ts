@@ -1,8 +1,12 @@
 import { join } from 'node:path'
-import { filter, map, switchMap, tap, throwError, type Observable } from 'rxjs'
+import { concat, defer, filter, ignoreElements, map, of, switchMap, tap, throwError, type Observable } from 'rxjs'
+import * as v from 'valibot'
+import { TEXT_TO_VIDEO } from '../contract/limits.js'
 import type { Gateway } from '../gateway.js'
+import { jsonSchemaFormat } from '../jsonSchemaFormat.js'
 import { outputText } from '../operators/outputText.js'
 import type { TaskEvent } from '../operators/pollTask.js'
+import { runTools$ } from '../runTools$.js'
 import type { TextToVideoRequest } from '../validation/textToVideoRequest.js'
 import { download$ } from './download.js'
 
@@ -12,6 +16,7 @@ export interface BotOptions {
   readonly topic: string
   /** Model that writes the video prompt. */
   readonly model: string
+  /** Size and duration used when the model's choice is not a valid one. */
   readonly size: NonNullable<TextToVideoRequest['size']>
   readonly duration: NonNullable<TextToVideoRequest['duration']>
   /** Folder the video is saved to. */
@@ -21,6 +26,8 @@ export interface BotOptions {
 /** What the bot shows while it works. */
 export interface BotView {
   delta(text: string): void
+  /** One tool call answered, as a line: `Tool choose_video_settings({...}) → {...}`. */
+  tool(line: string): void
   task(event: TaskEvent): void
 }
 
@@ -37,11 +44,28 @@ const INSTRUCTIONS =
   'You write prompts for a text-to-video model: one paragraph, under 60 words, ' +
   'describing one continuous shot with subject, setting, light, and camera movement.'
 
+const SETTINGS_INSTRUCTIONS = 'You set up a text-to-video render: choose the frame size and the length in seconds that suit the prompt.'
+
+/** What the settings tool returns, and what its arguments must be: the interface's sizes and durations. */
+const VideoSettings = v.object({ size: v.picklist(TEXT_TO_VIDEO.sizes), duration: v.picklist(TEXT_TO_VIDEO.durations) })
+type VideoSettings = v.InferOutput<typeof VideoSettings>
+
+const SETTINGS_TOOL = {
+  type: 'function',
+  name: 'choose_video_settings',
+  description: 'Sets the size (width*height) and the duration of the video to render.',
+  parameters: jsonSchemaFormat(VideoSettings, 'choose_video_settings').schema,
+  strict: true,
+}
+
 /**
  * The text-then-video bot: streams a response that writes a video prompt
- * (each delta shown as it arrives), pipes the final text into `textToVideo$`,
- * shows each status change, and saves the video before its URL expires.
- * Unsubscribing at any step cancels that step's request.
+ * (each delta shown as it arrives); lets the model pick the video's size and
+ * duration for that prompt with one tool, `choose_video_settings`, answered
+ * here (a choice outside the interface's values falls back to the options);
+ * pipes the prompt into `textToVideo$`, shows each status change, and saves
+ * the video before its URL expires. Unsubscribing at any step cancels that
+ * step's request.
  */
 export function bot$(gateway: Gateway, options: BotOptions, view: BotView): Observable<BotResult> {
   let prompt = ''
@@ -52,8 +76,9 @@ export function bot$(gateway: Gateway, options: BotOptions, view: BotView): Obse
         if (event.type === 'response.output_text.delta') view.delta(event.delta)
       }),
       outputText(),
-      map((text) => (prompt = text.trim().slice(0, 2000))),
-      switchMap((text) => gateway.textToVideo$({ prompt: text, size: options.size, duration: options.duration })),
+      map((text) => (prompt = text.trim().slice(0, TEXT_TO_VIDEO.promptMaxChars))),
+      switchMap((text) => chooseSettings$(gateway, options, text, view)),
+      switchMap((settings) => gateway.textToVideo$({ prompt, ...settings })),
       tap((event) => view.task(event)),
       filter((event): event is Extract<TaskEvent, { type: 'completed' }> => event.type === 'completed'),
       switchMap((done) => {
@@ -65,4 +90,24 @@ export function bot$(gateway: Gateway, options: BotOptions, view: BotView): Obse
         return download$(url, file).pipe(map((bytes) => ({ prompt, taskId: done.taskId, urls: done.urls, file, bytes })))
       }),
     )
+}
+
+/** The tool round: the model calls `choose_video_settings` for the prompt; its answer after the call is not needed. */
+function chooseSettings$(gateway: Gateway, options: BotOptions, prompt: string, view: BotView): Observable<VideoSettings> {
+  let chosen: VideoSettings = { size: options.size, duration: options.duration }
+  const choose_video_settings = (args: unknown): VideoSettings => {
+    const choice = v.safeParse(VideoSettings, args)
+    if (choice.success) chosen = choice.output
+    view.tool(`Tool choose_video_settings(${JSON.stringify(args)}) → ${JSON.stringify(chosen)}`)
+    return chosen
+  }
+  const body = {
+    model: options.model,
+    instructions: SETTINGS_INSTRUCTIONS,
+    input: `Video prompt: ${prompt}\n\nChoose its size and duration with choose_video_settings.`,
+    tools: [SETTINGS_TOOL],
+    tool_choice: { type: 'function', name: SETTINGS_TOOL.name },
+    parallel_tool_calls: false,
+  }
+  return concat(runTools$(gateway.client, body, { choose_video_settings }, { maxRounds: 2 }).pipe(ignoreElements()), defer(() => of(chosen)))
 }

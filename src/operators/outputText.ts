@@ -1,12 +1,20 @@
 import { Observable, type OperatorFunction } from 'rxjs'
+import { ResponseRefusedError } from '../errors/ResponseRefusedError.js'
 import type { Response } from '../validation/response.js'
 import type { ResponseStreamEvent } from '../validation/streamEvents.js'
+import { responseRefusal } from './refusal.js'
 
 /**
  * The final text of a response, emitted once when the source completes.
  * From a stream it is exactly the streamed text deltas joined (or the text
  * of the final Response if the stream carried no deltas); from Response
  * values it is the text of the last one.
+ *
+ * A refusal is not passed off as empty text: when the response holds no
+ * text but a refusal (refusal deltas, `response.refusal.done`, or refusal
+ * parts in the final Response), it ends in `ResponseRefusedError` carrying
+ * the refusal and the response id. Text beside a refusal wins. Read the
+ * refusal itself, without an error, with `refusal()`.
  *
  * @example
  * ```ts
@@ -20,6 +28,7 @@ export function outputText(): OperatorFunction<ResponseStreamEvent | Response, s
       let text = ''
       let deltas = 0
       let last: Response | undefined
+      let refused = ''
       return source.subscribe({
         next: (value) => {
           // Deltas are tested first: a stream is mostly deltas.
@@ -27,11 +36,16 @@ export function outputText(): OperatorFunction<ResponseStreamEvent | Response, s
             text += (value as { delta: string }).delta
             deltas++
           } else if (isResponse(value)) last = value
+          else if (value.type === 'response.refusal.delta') refused += value.delta
+          else if (value.type === 'response.refusal.done') refused ||= value.refusal
           else if (isResponse(value.response)) last = value.response
         },
         error: (err) => subscriber.error(err),
         complete: () => {
-          subscriber.next(deltas > 0 || !last ? text : responseText(last))
+          const final = deltas > 0 || !last ? text : responseText(last)
+          const why = final === '' ? refused || (last ? responseRefusal(last) : '') : ''
+          if (why) return subscriber.error(new ResponseRefusedError(why, last?.id))
+          subscriber.next(final)
           subscriber.complete()
         },
       })

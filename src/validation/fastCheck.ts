@@ -64,6 +64,10 @@ function compile(node: Node): FastCheck | undefined {
     case 'nullish': {
       const inner = node.default === undefined && node.wrapped ? compile(node.wrapped) : undefined
       if (!inner) return undefined
+      // The usual optional scalars in one closure, not two: they are on every event of a stream.
+      const leaf = node.wrapped!.pipe ? undefined : node.wrapped!.type
+      if (node.type === 'optional' && leaf === 'string') return (value) => value === undefined || typeof value === 'string'
+      if (node.type === 'optional' && leaf === 'number') return (value) => value === undefined || (typeof value === 'number' && !Number.isNaN(value))
       if (node.type === 'optional') return (value) => value === undefined || inner(value)
       if (node.type === 'nullable') return (value) => value === null || inner(value)
       return (value) => value == null || inner(value)

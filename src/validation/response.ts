@@ -1,5 +1,11 @@
 import * as v from 'valibot'
 import { RESPONSE_STATUSES, RUNNING_RESPONSE_STATUSES } from '../contract/status.js'
+import { OutputItemSchema } from './outputItems.js'
+
+// The output items and their content parts are declared in outputItems.ts,
+// toolItems.ts and contentParts.ts; re-exported here, where they always lived.
+export { ContentPartSchema } from './contentParts.js'
+export { OutputItemSchema, type OutputItem } from './outputItems.js'
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0))
 const optionalCount = v.nullish(count)
@@ -27,29 +33,6 @@ export const UsageSchema = v.looseObject({
   output_tokens_details: v.nullish(v.looseObject({ reasoning_tokens: optionalCount })),
 })
 
-/** A `type` other than the given one: the catch-all option of a variant must not accept a malformed known kind. */
-/* @__NO_SIDE_EFFECTS__ */
-function otherThan(known: string) {
-  return v.pipe(v.string(), v.check((type) => type !== known))
-}
-
-/** A content part of a message; text parts (`output_text`) carry `text`. */
-export const ContentPartSchema = v.variant('type', [
-  v.looseObject({ type: v.literal('output_text'), text: v.string() }),
-  v.looseObject({ type: otherThan('output_text') }),
-])
-
-/** A message output item; other item kinds (reasoning, tool calls) pass with their `type`. */
-export const OutputItemSchema = v.variant('type', [
-  v.looseObject({
-    type: v.literal('message'),
-    id: v.string(),
-    role: v.string(),
-    content: v.array(ContentPartSchema),
-  }),
-  v.looseObject({ type: otherThan('message') }),
-])
-
 /** Every response status seen in real traffic; the interface lists four of them. */
 export const ResponseStatusSchema = v.picklist(RESPONSE_STATUSES)
 
@@ -71,10 +54,11 @@ export const ResponseSchema = v.looseObject({
   output_text: v.nullish(v.string()),
   usage: v.nullish(UsageSchema),
   error: v.nullish(ResponseErrorSchema),
+  /** Why an `incomplete` response stopped, e.g. `max_output_tokens` or `content_filter`. */
+  incomplete_details: v.nullish(v.looseObject({ reason: v.nullish(v.string()) })),
 })
 
 export type Usage = v.InferOutput<typeof UsageSchema>
-export type OutputItem = v.InferOutput<typeof OutputItemSchema>
 export type ResponseStatus = v.InferOutput<typeof ResponseStatusSchema>
 /** A model response. */
 export type Response = v.InferOutput<typeof ResponseSchema>

@@ -56,7 +56,7 @@ export const ResponseRequestSchema = v.looseObject(
     tool_choice: v.optional(v.union([v.picklist(R.toolChoice), anyObject], `must be ${R.toolChoice.map((c) => `"${c}"`).join(', ')} or a tool object`)),
     reasoning: v.optional(anyObject),
     truncation: v.nullish(v.picklist(R.truncation, `must be ${R.truncation.map((c) => `"${c}"`).join(' or ')}`)),
-    metadata: v.nullish(metadata),
+    metadata: v.optional(metadata),
     user: v.nullish(text),
     include: v.nullish(v.array(text, 'must be an array of strings')),
   },

@@ -1,106 +1,39 @@
 import * as v from 'valibot'
-import { ContentPartSchema, OutputItemSchema, ResponseSchema } from './response.js'
+import { AUDIO_EVENTS } from './audioEvents.js'
 import { parsePayload } from './check.js'
-import { compileCheck } from './fastCheck.js'
+import { seq } from './eventSchema.js'
+import { compileCheck, type FastCheck } from './fastCheck.js'
+import { LIFECYCLE_EVENTS } from './lifecycleEvents.js'
+import type { UnknownType } from './otherType.js'
+import { REASONING_EVENTS } from './reasoningEvents.js'
+import { TEXT_EVENTS } from './textEvents.js'
+import { TOOL_EVENTS } from './toolEvents.js'
 
-// One schema per event type, looked up by the event's `type` in O(1): a
-// stream carries tens of thousands of deltas, so no event is tried against
-// more than its own schema.
+// One schema per event type of the OpenAI Responses streaming reference,
+// looked up by the event's `type` in O(1): a stream carries tens of thousands
+// of deltas, so no event is tried against more than its own schema. The
+// schemas are declared by family in lifecycleEvents.ts, textEvents.ts,
+// reasoningEvents.ts, toolEvents.ts and audioEvents.ts.
 
-const seq = v.optional(v.number())
-const int = v.pipe(v.number(), v.integer())
-
-/* @__NO_SIDE_EFFECTS__ */
-function lifecycle<T extends string>(type: T) {
-  return v.looseObject({ type: v.literal(type), sequence_number: seq, response: ResponseSchema })
-}
-
-/* @__NO_SIDE_EFFECTS__ */
-function outputItem<T extends string>(type: T) {
-  return v.looseObject({ type: v.literal(type), sequence_number: seq, output_index: int, item: OutputItemSchema })
-}
-
-/* @__NO_SIDE_EFFECTS__ */
-function contentPart<T extends string>(type: T) {
-  return v.looseObject({
-    type: v.literal(type),
-    sequence_number: seq,
-    item_id: v.string(),
-    output_index: int,
-    content_index: int,
-    part: ContentPartSchema,
-  })
-}
-
-/* @__NO_SIDE_EFFECTS__ */
-function delta<T extends string>(type: T) {
-  return v.looseObject({ type: v.literal(type), sequence_number: seq, item_id: v.optional(v.string()), delta: v.string() })
-}
-
-const TextDelta = v.looseObject({
-  type: v.literal('response.output_text.delta'),
-  sequence_number: seq,
-  item_id: v.string(),
-  output_index: int,
-  content_index: int,
-  delta: v.string(),
-})
-
-const TextDone = v.looseObject({
-  type: v.literal('response.output_text.done'),
-  sequence_number: seq,
-  item_id: v.string(),
-  output_index: int,
-  content_index: int,
-  text: v.string(),
-})
-
-const errorFields = {
-  code: v.nullish(v.union([v.string(), v.number()])),
-  message: v.nullish(v.string()),
-  param: v.nullish(v.string()),
-}
-
-/** The `error` event, flat (`code`, `message`) or nested (`error: { code, message }`). */
-const ErrorEvent = v.looseObject({
-  type: v.literal('error'),
-  sequence_number: seq,
-  ...errorFields,
-  error: v.nullish(v.looseObject({ type: v.nullish(v.string()), ...errorFields })),
-})
-
-const schemas = {
-  'response.created': lifecycle('response.created'),
-  'response.queued': lifecycle('response.queued'),
-  'response.in_progress': lifecycle('response.in_progress'),
-  'response.completed': lifecycle('response.completed'),
-  'response.failed': lifecycle('response.failed'),
-  'response.incomplete': lifecycle('response.incomplete'),
-  'response.output_item.added': outputItem('response.output_item.added'),
-  'response.output_item.done': outputItem('response.output_item.done'),
-  'response.content_part.added': contentPart('response.content_part.added'),
-  'response.content_part.done': contentPart('response.content_part.done'),
-  'response.output_text.delta': TextDelta,
-  'response.output_text.done': TextDone,
-  'response.refusal.delta': delta('response.refusal.delta'),
-  'response.reasoning_summary_text.delta': delta('response.reasoning_summary_text.delta'),
-  'response.reasoning_text.delta': delta('response.reasoning_text.delta'),
-  'response.function_call_arguments.delta': delta('response.function_call_arguments.delta'),
-  error: ErrorEvent,
-} as const
+const schemas = { ...LIFECYCLE_EVENTS, ...TEXT_EVENTS, ...REASONING_EVENTS, ...TOOL_EVENTS, ...AUDIO_EVENTS }
 
 type KnownType = keyof typeof schemas
 
 /** Any event whose type this version models; narrow it with `event.type`. */
 export type KnownStreamEvent = { [K in KnownType]: v.InferOutput<(typeof schemas)[K]> }[KnownType]
 
-declare const unknownEventType: unique symbol
+/** The event of one type, e.g. `StreamEvent<'response.function_call_arguments.done'>`. */
+export type StreamEvent<T extends KnownType> = Extract<KnownStreamEvent, { type: T }>
+
+/** Every event type this version models. */
+export type KnownEventType = KnownType
+
 /**
  * The `type` of an event this version does not model. At run time it is the
  * event's own type string (read it with `String(event.type)`); it is typed
  * apart so that `event.type === '…'` still narrows the known events.
  */
-export type UnknownEventType = { readonly [unknownEventType]: 'a stream event type this version does not model' }
+export type UnknownEventType = UnknownType
 
 /** An event of a type this version does not model, passed through as it came. */
 export interface UnknownStreamEvent {
@@ -122,34 +55,40 @@ export function streamEventSchema(type: string): v.GenericSchema<unknown, unknow
   return Object.hasOwn(schemas, type) ? schemas[type as KnownType] : UnknownEvent
 }
 
-/** Validates one payload against one schema: the derived no-copy check first, valibot when it refuses. */
-function decoderFor(schema: v.GenericSchema<unknown, unknown>): (json: unknown) => ResponseStreamEvent {
-  const check = compileCheck(schema)
-  return (json) => (check?.(json) ? (json as ResponseStreamEvent) : (parsePayload(schema, json, 'stream event') as ResponseStreamEvent))
-}
+// A stream carries tens of thousands of deltas, in long runs of one type.
+// Each type's check is derived once from its schema (see `compileCheck`),
+// without the `type` literal: finding the schema by `type` has matched it
+// already. A payload the check refuses goes to valibot, which names the
+// broken fields; where there is no derived check (the browser build), every
+// payload does.
+const refuse: FastCheck = () => false
+const checks = new Map<string, FastCheck>()
+const checkUnknown = /* @__PURE__ */ compileCheck(UnknownEvent) ?? refuse
 
-// A stream carries tens of thousands of deltas: each event finds its decoder
-// in one Map lookup. Only known types are kept, so a server that invents
-// types cannot grow the map.
-const decoders = new Map<string, (json: unknown) => ResponseStreamEvent>()
-const decodeUnknown = /* @__PURE__ */ decoderFor(UnknownEvent)
+function checkOf(type: KnownType): FastCheck {
+  let check = checks.get(type)
+  if (!check) checks.set(type, (check = compileCheck(v.omit(schemas[type] as EventSchema, ['type'])) ?? refuse))
+  return check
+}
+type EventSchema = v.LooseObjectSchema<v.ObjectEntries, undefined>
 
 /**
  * Validates one parsed stream payload against the schema of its `type`.
- * Unknown types pass through with only `type` checked.
+ * Unknown types pass through with only `type` checked. A payload that breaks
+ * its type's rules throws `ValidationError`, naming each broken field.
  */
 export function parseStreamEvent(json: unknown): ResponseStreamEvent {
   const type = (json as { type?: unknown } | null)?.type
-  // Deltas come in long runs: comparing with the last type is cheaper than hashing it.
-  if (type === lastType) return lastDecode(json)
-  let decode = typeof type === 'string' ? decoders.get(type) : undefined
-  if (!decode) {
-    if (typeof type !== 'string' || !Object.hasOwn(schemas, type)) return decodeUnknown(json)
-    decoders.set(type, (decode = decoderFor(schemas[type as KnownType])))
+  // Comparing with the last type is cheaper than hashing it; the Map holds known types only,
+  // so a server that invents types cannot grow it.
+  if (type !== lastType) {
+    const known = typeof type === 'string' && Object.hasOwn(schemas, type)
+    lastSchema = known ? schemas[type as KnownType] : UnknownEvent
+    lastCheck = known ? checkOf(type as KnownType) : checkUnknown
+    lastType = known ? type : undefined
   }
-  lastType = type
-  lastDecode = decode
-  return decode(json)
+  return lastCheck(json) ? (json as ResponseStreamEvent) : (parsePayload(lastSchema, json, 'stream event') as ResponseStreamEvent)
 }
 let lastType: unknown
-let lastDecode: (json: unknown) => ResponseStreamEvent = decodeUnknown
+let lastSchema: v.GenericSchema<unknown, unknown> = UnknownEvent
+let lastCheck: FastCheck = refuse

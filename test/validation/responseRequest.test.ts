@@ -95,9 +95,9 @@ describe('metadata', () => {
   })
   it('refuses a value that is not a string', () => expectRefused({ model: 'm', metadata: { n: 1 } }, 'metadata.n', /string/))
   it('refuses metadata that is not an object', () => expectRefused({ model: 'm', metadata: ['a'] }, 'metadata', /object/))
-  it('accepts null and empty metadata', () => {
-    expectAccepted({ model: 'm', metadata: null })
+  it('accepts empty metadata and refuses null, which is not an object', () => {
     expectAccepted({ model: 'm', metadata: {} })
+    expect(issuesOf({ model: 'm', metadata: null }).map((i) => i.path)).toEqual(['metadata'])
   })
 
   // Keys a plain record schema skips; they are sent like any other.

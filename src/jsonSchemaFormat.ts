@@ -1,0 +1,92 @@
+import { toJsonSchema } from '@valibot/to-json-schema'
+import type * as v from 'valibot'
+import { InvalidRequestError, type RequestIssue } from './errors/InvalidRequestError.js'
+
+/** Options of {@link jsonSchemaFormat}. */
+export interface JsonSchemaFormatOptions {
+  /** What the output is for; the model reads it. */
+  readonly description?: string
+  /**
+   * Strict mode (default true): the model's output always matches the
+   * schema. It needs every property required (write `v.nullable(x)` rather
+   * than `v.optional(x)`) and no extra properties (every object is closed).
+   */
+  readonly strict?: boolean
+}
+
+/** The `text.format` of a structured-output request. */
+export interface JsonSchemaFormat {
+  readonly type: 'json_schema'
+  readonly name: string
+  readonly schema: Record<string, unknown>
+  readonly strict: boolean
+  readonly description?: string
+}
+
+type Json = Record<string, unknown>
+
+/**
+ * The request's `text.format` for structured output, from a valibot schema:
+ * its JSON Schema (by `@valibot/to-json-schema`, describing the JSON the
+ * model writes, i.e. the schema's input) under `name`. Parse the answer with
+ * `parsedOutput(schema)`, the same schema: checks JSON Schema cannot express
+ * (`v.check`, …) are left out of the format but still applied there.
+ *
+ * Throws `InvalidRequestError` at once, before anything is sent, for a name
+ * the API refuses, a schema with parts JSON Schema cannot hold (`v.date()`,
+ * `v.function()`, …), or, in strict mode, optional properties.
+ *
+ * @example
+ * ```ts
+ * const Book = v.object({ title: v.string(), year: v.number() })
+ * console.log(JSON.stringify(jsonSchemaFormat(Book, 'book')))
+ * // Output: {"type":"json_schema","name":"book","schema":{"type":"object","properties":{"title":{"type":"string"},"year":{"type":"number"}},"required":["title","year"],"additionalProperties":false},"strict":true}
+ * ```
+ */
+export function jsonSchemaFormat(schema: v.GenericSchema<unknown, unknown>, name: string, options: JsonSchemaFormatOptions = {}): JsonSchemaFormat {
+  const strict = options.strict ?? true
+  const issues: RequestIssue[] = []
+  if (typeof name !== 'string' || !/^[\w-]{1,64}$/.test(name)) {
+    issues.push({ path: 'name', message: `must be 1 to 64 letters, digits, "_" or "-" (got ${JSON.stringify(name)})` })
+  }
+  let converted: Json = {}
+  try {
+    converted = toJsonSchema(schema, {
+      typeMode: 'input',
+      // A check JSON Schema cannot state is dropped from the format; parsedOutput still applies it.
+      overrideAction: (context) => (context.errors ? context.jsonSchema : undefined),
+    }) as Json
+  } catch (err) {
+    issues.push({ path: 'schema', message: `cannot be written as JSON Schema: ${err instanceof Error ? err.message : String(err)}` })
+  }
+  const { $schema: _, ...root } = converted
+  close(root, '', strict, issues)
+  if (issues.length > 0) throw new InvalidRequestError(issues, 'structured output format')
+  return { type: 'json_schema', name, schema: root, strict, ...(options.description ? { description: options.description } : {}) }
+}
+
+/**
+ * Closes every object (`additionalProperties: false`, as strict mode demands
+ * and as `v.object` behaves: it keeps no unknown key) and, in strict mode,
+ * notes each property that is not required.
+ */
+function close(node: unknown, path: string, strict: boolean, issues: RequestIssue[]): void {
+  if (Array.isArray(node)) return node.forEach((item, i) => close(item, `${path}[${i}]`, strict, issues))
+  if (!node || typeof node !== 'object') return
+  const schema = node as Json
+  const properties = schema.properties as Json | undefined
+  if (properties && typeof properties === 'object') {
+    schema.additionalProperties ??= false
+    const required = new Set(Array.isArray(schema.required) ? schema.required : [])
+    for (const key of Object.keys(properties)) {
+      if (strict && !required.has(key)) {
+        issues.push({ path: `schema${path}.${key}`, message: 'is optional, which strict mode does not allow: make it v.nullable(…), or pass strict: false' })
+      }
+    }
+  } else if (schema.type === 'object') schema.additionalProperties ??= false
+  for (const key of ['properties', '$defs', 'definitions']) {
+    const children = schema[key]
+    if (children && typeof children === 'object') for (const [name, child] of Object.entries(children)) close(child, `${path}.${name}`, strict, issues)
+  }
+  for (const key of ['items', 'prefixItems', 'anyOf', 'oneOf', 'allOf']) if (key in schema) close(schema[key], path, strict, issues)
+}
