@@ -3,6 +3,7 @@
 import { writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import os from 'node:os'
+import { budgetBench } from './budget.mjs'
 import { bundleBench } from './bundle.mjs'
 import { createBench } from './create.mjs'
 import { faultsBench } from './faults.mjs'
@@ -108,6 +109,18 @@ export async function runAll({ tiny = false, log = () => {} } = {}) {
     [faults.ignoring, faults.honouring].every((r) => r.terminal === r.tasks && r.lost === 0 && r.duplicated === 0 && r.abandoned === 0) &&
       faults.honouring.ambiguous === 0,
     faults,
+  )
+
+  const budget = await budgetBench(tiny ? { tasks: 100 } : {})
+  const n = (v) => v.toLocaleString('en-US')
+  const b = (r) => `${n(r.requests)} requests, ${n(r.throttled)} 429s, ${n(r.finished)}/${n(r.tasks)} finished, ${r.seconds.toFixed(1)} s, ${r.maxInFlight} in flight at most`
+  row(
+    `Budget (${fmt(budget.tasks)} textToVideo$ at once, gateway limited to ${budget.rate} requests/s)`,
+    `per-call backoff: ${b(budget.perCall)}; adaptive (default): ${b(budget.adaptive)}; maxConcurrency ${budget.maxConcurrency}: ${b(budget.budget)}; maxConcurrency ${budget.maxConcurrency}, adaptToRateLimits false: ${b(budget.budgetFixed)}`,
+    `${x(budget.budget.requests / budget.perCall.requests)} the requests of per-call backoff`,
+    `with maxConcurrency N: ≤ N in flight, every task finished, fewer requests than per-call backoff`,
+    [budget.budget, budget.budgetFixed].every((r) => r.maxInFlight <= budget.maxConcurrency && r.finished === r.tasks && r.requests < budget.perCall.requests),
+    budget,
   )
   return rows
 }

@@ -27,8 +27,9 @@ describe('npm run bench, tiny', () => {
       'Many tasks',
       'Polling cost',
       'Faults',
+      'Budget',
     ])
-    const [sse, first, create, bundle, open, tasks, polling, faults] = rows.map((r) => r.data) as Record<string, any>[] as [any, any, any, any, any, any, any, any]
+    const [sse, first, create, bundle, open, tasks, polling, faults, budget] = rows.map((r) => r.data) as Record<string, any>[] as [any, any, any, any, any, any, any, any, any]
     for (const r of [sse.floor, create.floor, ...Object.values(sse.peers), ...Object.values(create.peers)] as { median: number }[]) {
       expect(r.median).toBeGreaterThan(0)
       expect(Number.isFinite(r.median)).toBe(true)
@@ -49,6 +50,18 @@ describe('npm run bench, tiny', () => {
       expect(run.faulted).toBeGreaterThan(0)
     }
     expect(faults.honouring.ambiguous).toBe(0)
+    // Budget: with a budget of N, never more than N requests in flight at the server, every task
+    // finished, and fewer requests than each call backing off alone; no run loses a created task.
+    for (const run of [budget.budget, budget.budgetFixed]) {
+      expect(run.maxInFlight).toBeLessThanOrEqual(budget.maxConcurrency)
+      expect(run.finished).toBe(run.tasks)
+      expect(run.requests).toBeLessThan(budget.perCall.requests)
+    }
+    expect(budget.perCall.throttled).toBeGreaterThan(0) // the gateway's limit was hit: a storm, not a quiet run
+    for (const run of [budget.perCall, budget.adaptive, budget.budget, budget.budgetFixed]) {
+      expect(run.lost).toBe(0)
+      expect(run.finished + run.failed).toBe(run.tasks)
+    }
     for (const r of rows) expect(typeof r.met).toBe('boolean')
     const table = renderTable(rows).split('\n')
     expect(table).toHaveLength(rows.length + 2)

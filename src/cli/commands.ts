@@ -1,5 +1,6 @@
 import { join } from 'node:path'
-import { concatMap, map, of, tap, type Observable } from 'rxjs'
+import { concat, concatMap, ignoreElements, map, of, tap, type Observable } from 'rxjs'
+import { audioPreflight$ } from './audio.js'
 import { download$ } from './download.js'
 import { responseText } from '../operators/outputText.js'
 import { endpoints, taskEndpoint, type TaskEndpoint } from '../endpoints.js'
@@ -9,12 +10,18 @@ import type { TaskEvent } from '../operators/pollTask.js'
 import type { TextToVideoRequest } from '../validation/textToVideoRequest.js'
 import { bot$, type BotResult } from './bot.js'
 import type { Progress } from './progress.js'
+import { toSize } from './size.js'
+import { printTask, showTask, type CliState, type CompletedView } from './taskView.js'
 
 /** What a command needs from the terminal. */
 export interface Io {
+  /** stdout: the command's result (with --json, one JSON document and nothing else). */
   readonly out: (text: string) => void
+  /** Text streamed for a person to watch: stdout, or stderr with --json. */
+  readonly text: (text: string) => void
   readonly progress: Progress
   readonly json: boolean
+  readonly state: CliState
 }
 
 /** A command: what to run, and how to print each value it emits. */
@@ -37,27 +44,31 @@ export function respond(gateway: Gateway, text: string, flags: { model: string; 
   return { run$, print: (chunk) => chunk && io.out(chunk) }
 }
 
-export function video(gateway: Gateway, prompt: string, flags: { size?: string; duration?: string; out?: string }, io: Io): Command<TaskEvent> {
+export function video(
+  gateway: Gateway,
+  prompt: string,
+  flags: { size?: string | undefined; duration?: string | undefined; audio?: string | undefined; out?: string | undefined },
+  io: Io,
+): Command<TaskEvent | CompletedView> {
   const body: Record<string, unknown> = { prompt }
-  if (flags.size) body.size = flags.size
+  if (flags.size) body.size = toSize(flags.size)
   if (flags.duration) body.duration = Number(flags.duration)
-  const events$ = gateway.textToVideo$(body as TextToVideoRequest).pipe(tap((e) => showTask(e, io)))
+  if (flags.audio) body.audio_url = flags.audio
+  // The audio preflight's finding is shown before anything is created; the task is then created without a second probe.
+  const preflight$ = flags.audio ? audioPreflight$(flags.audio).pipe(tap((line) => io.progress.line(line)), ignoreElements()) : of()
+  const events$ = concat(preflight$, gateway.textToVideo$(body as TextToVideoRequest, { checkAudio: false })).pipe(tap((e) => showTask(e, io)))
   const out = flags.out
   if (!out) return { run$: events$, print: (e) => printTask(e, io) }
   // With --out, the video is saved before the command ends (its URL expires).
   return {
-    run$: events$.pipe(
-      concatMap((event) =>
-        event.type !== 'completed' ? of(event) : saveVideo$(event, out, io).pipe(map(() => event)),
-      ),
-    ),
+    run$: events$.pipe(concatMap((event) => (event.type !== 'completed' ? of(event) : saveVideo$(event, out, io)))),
     print: (e) => printTask(e, io),
   }
 }
 
 export function task(gateway: Gateway, endpointName: string, id: string, io: Io): Command<TaskEvent> {
   const endpoint = resolveEndpoint(endpointName)
-  return { run$: gateway.task$(endpoint, id).pipe(tap((e) => showTask(e, io))), print: (e) => printTask(e, io) }
+  return { run$: gateway.task$(endpoint, id).pipe(tap((e) => showTask(e, io, endpointName))), print: (e) => printTask(e, io) }
 }
 
 export function bot(gateway: Gateway, flags: { topic: string; model: string; out: string }, io: Io): Command<BotResult> {
@@ -69,10 +80,15 @@ export function bot(gateway: Gateway, flags: { topic: string; model: string; out
       delta: (text) => {
         if (!writing) io.progress.line('Writing a video prompt:')
         writing = true
-        io.out(text)
+        io.text(text)
+      },
+      tool: (line) => {
+        if (writing) io.text('\n')
+        writing = false
+        io.progress.line(line)
       },
       task: (event) => {
-        if (event.type === 'created') io.out('\n')
+        if (event.type === 'created' && writing) io.text('\n')
         showTask(event, io)
       },
     },
@@ -86,9 +102,13 @@ export function bot(gateway: Gateway, flags: { topic: string; model: string; out
   }
 }
 
-function saveVideo$(done: Extract<TaskEvent, { type: 'completed' }>, out: string, io: Io): Observable<number> {
+function saveVideo$(done: Extract<TaskEvent, { type: 'completed' }>, out: string, io: Io): Observable<CompletedView> {
   const file = join(out, `${done.taskId}.mp4`)
-  return download$(done.urls[0]!, file).pipe(tap((bytes) => io.progress.line(`Saved ${bytes} bytes to ${file}`)))
+  const onProgress = (p: { bytes: number; total: number | undefined }) => io.progress.bar(`Downloading ${file}`, p.bytes, p.total)
+  return download$(done.urls[0]!, file, { ...(done.expiresAt ? { expiresAt: done.expiresAt } : {}), onProgress }).pipe(
+    tap((bytes) => io.progress.line(`Saved ${bytes} bytes to ${file}`)),
+    map((bytes) => ({ ...done, file, bytes })),
+  )
 }
 
 /** A catalog key (`t2vSpark`) or `vendor/model[/action]` for any other model. */
@@ -101,18 +121,4 @@ export function resolveEndpoint(name: string): TaskEndpoint {
     ])
   }
   return taskEndpoint({ vendor, model, kind: /image|i2i/.test(model) ? 'image' : 'video', ...(action ? { action } : {}) })
-}
-
-function showTask(event: TaskEvent, io: Io): void {
-  if (event.type === 'created') io.progress.line(`Task ${event.taskId} created`)
-  else if (event.type === 'completed') io.progress.line(`Task ${event.taskId} completed`)
-  else io.progress.status(`Task ${event.taskId}: ${event.type}`)
-}
-
-function printTask(event: TaskEvent, io: Io): void {
-  if (io.json) io.out(`${JSON.stringify(event)}\n`)
-  else if (event.type === 'completed') {
-    io.progress.stop()
-    io.out(`${event.urls.join('\n')}\n`)
-  }
 }

@@ -1,36 +1,26 @@
-import { createWriteStream } from 'node:fs'
-import { mkdir, rm, stat } from 'node:fs/promises'
-import { dirname } from 'node:path'
-import { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
-import type { ReadableStream as WebReadableStream } from 'node:stream/web'
-import { Observable } from 'rxjs'
+import { filter, map, tap, type Observable } from 'rxjs'
+import { download$ as downloadEvents$ } from '../download/download$.js'
+import type { DownloadProgress, DownloadSaved } from '../download/types.js'
+
+/** Options of the CLI's {@link download$}. */
+export interface CliDownloadOptions {
+  /** When the URL stops working: past it, nothing is requested. */
+  readonly expiresAt?: Date
+  /** Told as bytes arrive (the CLI draws its progress bar from it). */
+  readonly onProgress?: (progress: DownloadProgress) => void
+}
 
 /**
- * Downloads a result URL to `file`, then emits the file's size in bytes.
- * Result URLs are signed, so no credentials are sent with them (the API key
- * never leaves for another host). Unsubscribing aborts the download and
- * removes the partial file.
+ * Downloads a result URL to `file` with rxgate's `download$` (no credentials
+ * sent, a dropped transfer resumed with `Range`, no partial file left under
+ * the final name, aborted on unsubscribe), then emits the file's size in bytes.
  */
-export function download$(url: string, file: string): Observable<number> {
-  return new Observable<number>((subscriber) => {
-    const controller = new AbortController()
-    const { signal } = controller
-    const run = async () => {
-      const res = await fetch(url, { signal, redirect: 'follow' })
-      if (res.status !== 200 || !res.body) {
-        await res.body?.cancel()
-        throw new Error(`GET ${new URL(url).pathname} answered ${res.status}: the result URL may have expired`)
-      }
-      await mkdir(dirname(file), { recursive: true })
-      await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), createWriteStream(file), { signal })
-      subscriber.next((await stat(file)).size)
-      subscriber.complete()
-    }
-    run().catch(async (err: unknown) => {
-      await rm(file, { force: true })
-      if (!subscriber.closed) subscriber.error(err)
-    })
-    return () => controller.abort()
-  })
+export function download$(url: string, file: string, options: CliDownloadOptions = {}): Observable<number> {
+  return downloadEvents$(url, file, options.expiresAt ? { expiresAt: options.expiresAt } : {}).pipe(
+    tap((event) => {
+      if (event.type === 'progress') options.onProgress?.(event)
+    }),
+    filter((event): event is DownloadSaved => event.type === 'saved'),
+    map((saved) => saved.bytes),
+  )
 }

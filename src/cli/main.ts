@@ -1,124 +1,163 @@
 import { parseArgs } from 'node:util'
 import { NEVER } from 'rxjs'
-import { InvalidRequestError } from '../errors/InvalidRequestError.js'
+import { isGatewayError } from '../errors/GatewayError.js'
+import { isInvalidRequestError } from '../errors/InvalidRequestError.js'
+import { isTaskTimeoutError } from '../errors/TaskTimeoutError.js'
+import { isTransient } from '../policy/retryable.js'
 import { startSimulator } from '../sim/index.js'
 import { bot, respond, task, video, type Command, type Io } from './commands.js'
-import { connect } from './env.js'
+import { connect, SIMULATOR_POLL_MS, type Connection } from './env.js'
+import { HELP, isCommand } from './help.js'
 import { createProgress } from './progress.js'
 import { EXIT, runToExit } from './run.js'
-
-const HELP: Record<string, string> = {
-  main: `rxgate: call a generative-model gateway from the terminal.
-
-Usage: rxgate <command> [options]
-
-Commands:
-  sim [--port N]                          run the gateway simulator until Ctrl-C
-  respond "<text>" [--stream] [--model M] create a model response
-  video "<prompt>" [--size WxH] [--duration 5|10] [--out DIR]
-                                          create a text-to-video task and follow it
-  task <endpoint> <id>                    follow an existing task (endpoint: t2vSpark, videoOne,
-                                          i2vSpark, videoTwo, imageEdit, i2iPreview or vendor/model)
-  bot [--topic T] [--out DIR]             write a video prompt, render it, save the video
-
-Every command takes --json (machine-readable stdout) and --help.
-The gateway is GATEWAY_BASE_URL with GATEWAY_API_KEY; without them an embedded
-simulator is started. Exit codes: 0 done, 1 gateway or task failure, 2 bad input, 130 cancelled.`,
-  sim: 'Usage: rxgate sim [--port N]\nRuns the gateway simulator on 127.0.0.1 and prints its URL and API key. Ctrl-C stops it.',
-  respond: 'Usage: rxgate respond "<text>" [--stream] [--model M] [--json]\nCreates a model response and prints its text (streamed as it arrives with --stream).',
-  video:
-    'Usage: rxgate video "<prompt>" [--size 1280*720] [--duration 5|10] [--out DIR] [--json]\n' +
-    'Creates a text-to-video task, shows its progress on stderr, prints the video URLs; with --out, saves the video under DIR.',
-  task: 'Usage: rxgate task <endpoint> <id> [--json]\nFollows an existing task until it ends and prints its result URLs.',
-  bot: 'Usage: rxgate bot [--topic T] [--model M] [--out DIR] [--json]\nStreams a response that writes a video prompt, renders it, and saves the video under DIR (default ./out).',
-}
+import { sentence } from './sentence.js'
+import { endpointArg, followCommand, type CliState } from './taskView.js'
+import { UsageError } from './usageError.js'
 
 const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   json: { type: 'boolean' },
+  sim: { type: 'boolean' },
   stream: { type: 'boolean' },
   model: { type: 'string', default: 'gpt-4.1-mini' },
   port: { type: 'string' },
   size: { type: 'string' },
   duration: { type: 'string' },
+  audio: { type: 'string' },
   out: { type: 'string' },
   topic: { type: 'string', default: 'a lighthouse keeper at dawn' },
+  'poll-ms': { type: 'string' },
 } as const
 
 /** Runs the CLI with `argv` (without node and script) and resolves with the exit code. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const log = (line: string) => process.stderr.write(`${line}\n`)
+  const bad = (line: string, usage = HELP.main) => {
+    log(`rxgate: ${sentence(line)}${usage ? `\n\n${usage}` : ''}`)
+    return EXIT.badInput
+  }
   let parsed
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true })
   } catch (err) {
-    log(`rxgate: ${(err as Error).message}\n\n${HELP.main}`)
-    return EXIT.badInput
+    return bad((err as Error).message)
   }
   const { values: flags, positionals } = parsed
-  const [name = '', ...args] = positionals
-  if (!name || (flags.help && !HELP[name])) {
-    ;(name ? process.stderr : process.stdout).write(`${HELP.main}\n`)
-    return name ? EXIT.badInput : EXIT.ok
+  let [name = '', ...args] = positionals
+  if (name === 'help' && !flags.help) {
+    // `rxgate help [command]` is `rxgate [command] --help`.
+    if (args[0] !== undefined && !isCommand(args[0])) return bad(`unknown command ${JSON.stringify(args[0])}`)
+    process.stdout.write(`${HELP[args[0] ?? 'main']}\n`)
+    return EXIT.ok
   }
-  if (!HELP[name] || name === 'main') {
-    log(`rxgate: unknown command ${JSON.stringify(name)}\n\n${HELP.main}`)
-    return EXIT.badInput
+  if (!name) {
+    process.stdout.write(`${HELP.main}\n`)
+    return EXIT.ok
   }
+  if (!isCommand(name)) return bad(`unknown command ${JSON.stringify(name)}`)
   if (flags.help) {
     process.stdout.write(`${HELP[name]}\n`)
     return EXIT.ok
   }
+  const pollMs = flags['poll-ms'] === undefined ? undefined : Number(flags['poll-ms'])
+  if (pollMs !== undefined && !(Number.isInteger(pollMs) && pollMs >= 1 && pollMs <= 3_600_000)) {
+    return bad(`--poll-ms must be a whole number of milliseconds from 1 to 3600000 (got ${JSON.stringify(flags['poll-ms'])})`, HELP[name])
+  }
   if (name === 'sim') {
     const port = Number(flags.port ?? 0)
-    if (!Number.isInteger(port) || port < 0 || port > 65535) {
-      log(`rxgate sim: --port must be an integer from 0 to 65535 (got ${JSON.stringify(flags.port)})`)
-      return EXIT.badInput
-    }
-    return runSimulator(port, log)
+    if (!Number.isInteger(port) || port < 0 || port > 65535) return bad(`sim: --port must be an integer from 0 to 65535 (got ${JSON.stringify(flags.port)})`, '')
+    return runSimulator(port, Boolean(flags.json), log)
   }
 
   const needed = { respond: 1, video: 1, task: 2, bot: 0 }[name] ?? 0
   if (args.length < needed) {
-    log(`rxgate ${name}: missing argument\n${HELP[name]}`)
+    log(`rxgate ${name}: missing argument.\n${HELP[name]}`)
     return EXIT.badInput
   }
   const progress = createProgress(process.stderr)
-  const io: Io = { out: (text) => process.stdout.write(text), progress, json: Boolean(flags.json) }
-  const connection = await connect(env, log)
-  const exec = <T>(command: Command<T>) => runToExit(command.run$, command.print, log)
+  const json = Boolean(flags.json)
+  const state: CliState = {}
+  const io: Io = {
+    out: (text) => process.stdout.write(text),
+    text: (text) => (json ? progress.write(text) : process.stdout.write(text)),
+    progress,
+    json,
+    state,
+  }
+  let connection: Connection | undefined
   try {
+    connection = await connect(env, log, { sim: Boolean(flags.sim), ...(pollMs === undefined ? {} : { pollMs }) })
+    const embedded = connection.embedded
+    const hooks = {
+      log,
+      onCancel: () => (state.task ? cancelHint(state.task.endpoint, state.task.id, embedded) : []),
+      onError: (error: unknown) => errorHint(error, embedded),
+    }
+    const exec = async <T>(command: Command<T>) => {
+      const code = await runToExit(command.run$, command.print, hooks)
+      if (code === EXIT.ok && embedded && name !== 'respond') urlNote(log)
+      return code
+    }
+    const { gateway } = connection
     switch (name) {
       case 'respond':
-        return await exec(respond(connection.gateway, args[0]!, { model: flags.model, stream: Boolean(flags.stream) }, io))
+        return await exec(respond(gateway, args[0]!, { model: flags.model, stream: Boolean(flags.stream) }, io))
       case 'video':
-        return await exec(video(connection.gateway, args[0]!, flags, io))
+        return await exec(video(gateway, args[0]!, flags, io))
       case 'task':
-        return await exec(task(connection.gateway, args[0]!, args[1]!, io))
+        return await exec(task(gateway, args[0]!, args[1]!, io))
       default:
-        return await exec(bot(connection.gateway, { topic: args[0] ?? flags.topic, model: flags.model, out: flags.out ?? 'out' }, io))
+        return await exec(bot(gateway, { topic: args[0] ?? flags.topic, model: flags.model, out: flags.out ?? 'out' }, io))
     }
   } catch (err) {
-    if (!(err instanceof InvalidRequestError)) throw err
-    log(`rxgate: ${err.message}`)
+    // Bad input found before anything ran (environment, endpoint name, a client option): one line, exit 2.
+    if (!(err instanceof UsageError) && !isInvalidRequestError(err)) throw err
+    log(`rxgate: ${sentence((err as Error).message)}`)
     return EXIT.badInput
   } finally {
     progress.stop()
-    await connection.close()
+    await connection?.close()
   }
 }
 
-async function runSimulator(port: number, log: (line: string) => void): Promise<number> {
+/** What to say on Ctrl-C while a task was followed: it goes on at the gateway, and how to follow it again. */
+function cancelHint(endpoint: string, id: string, embedded: boolean): string[] {
+  if (embedded) {
+    return [
+      `rxgate: task ${id} was on the embedded simulator, which stops with rxgate.`,
+      `rxgate: on a real gateway (or under rxgate sim) a task goes on after Ctrl-C; follow it with: ${followCommand(endpoint, id)}`,
+    ]
+  }
+  return [`rxgate: task ${id} goes on at the gateway (and is paid for); follow it with:`, `  ${followCommand(endpoint, id)}`]
+}
+
+/** After an error that left a task running (a deadline, a connection lost), how to follow it again. */
+function errorHint(error: unknown, embedded: boolean): string[] {
+  const running = isTaskTimeoutError(error) || isTransient(error)
+  if (!isGatewayError(error) || error.taskId === undefined || !error.endpoint || !running || embedded) return []
+  return [`rxgate: follow it again with: ${followCommand(endpointArg(error.endpoint), error.taskId)}`]
+}
+
+function urlNote(log: (line: string) => void): void {
+  log(
+    'rxgate: these URLs are the embedded simulator\'s and stop working when rxgate exits; for lasting ones run rxgate sim ' +
+      'in another terminal and set GATEWAY_BASE_URL and GATEWAY_API_KEY as it prints (or save the file with --out DIR).',
+  )
+}
+
+async function runSimulator(port: number, json: boolean, log: (line: string) => void): Promise<number> {
   let sim
   try {
     sim = await startSimulator({ port })
   } catch (err) {
-    log(`rxgate sim: cannot listen on port ${port}: ${(err as Error).message}`)
+    log(`rxgate sim: ${sentence(`cannot listen on port ${port}: ${(err as Error).message}`)}`)
     return EXIT.failed
   }
-  process.stdout.write(`GATEWAY_BASE_URL=${sim.url}\nGATEWAY_API_KEY=${sim.apiKey}\n`)
-  log('rxgate: simulator running; Ctrl-C stops it.')
-  const code = await runToExit(NEVER, () => {}, log)
+  // Ctrl-C is listened for before anything is printed: a script may send it as soon as it reads the URL.
+  const running = runToExit(NEVER, () => {}, { log })
+  process.stdout.write(json ? `${JSON.stringify({ GATEWAY_BASE_URL: sim.url, GATEWAY_API_KEY: sim.apiKey })}\n` : `GATEWAY_BASE_URL=${sim.url}\nGATEWAY_API_KEY=${sim.apiKey}\n`)
+  log(`rxgate: simulator running; its tasks finish in about 1.5 s, so pass --poll-ms ${SIMULATOR_POLL_MS} to see every step. Ctrl-C stops it.`)
+  const code = await running
   await sim.close()
   return code === EXIT.cancelled ? EXIT.ok : code
 }

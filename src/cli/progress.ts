@@ -1,13 +1,18 @@
 import type { Writable } from 'node:stream'
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
+const BAR_WIDTH = 24
 
 /** Status lines on stderr: a spinner with elapsed time on a TTY, plain lines otherwise. */
 export interface Progress {
   /** Shows a new status; on a TTY it replaces the previous one. */
   status(text: string): void
+  /** Shows how far a transfer is: a bar on a TTY; otherwise a line at each quarter (and at the end). */
+  bar(text: string, bytes: number, total: number | undefined): void
   /** Writes a line that stays (a finished step). */
   line(text: string): void
+  /** Writes text as it is (streamed text shown to a person while stdout is kept for --json). */
+  write(text: string): void
   /** Stops the spinner and clears its line. */
   stop(): void
 }
@@ -15,10 +20,25 @@ export interface Progress {
 export function createProgress(out: Writable & { isTTY?: boolean }, now: () => number = Date.now): Progress {
   const started = now()
   const elapsed = () => `${((now() - started) / 1000).toFixed(1)}s`
+  let quarter = -1
+  const barText = (text: string, bytes: number, total: number | undefined) => {
+    if (!total) return `${text}: ${bytes.toLocaleString('en-US')} bytes`
+    const fraction = Math.min(1, bytes / total)
+    const filled = Math.round(fraction * BAR_WIDTH)
+    return `${text} [${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${Math.floor(fraction * 100)}% (${bytes.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} bytes)`
+  }
   if (!out.isTTY) {
     return {
       status: (text) => out.write(`[${elapsed()}] ${text}\n`),
+      bar(text, bytes, total) {
+        // A log file gets five lines per transfer, not one per chunk.
+        const q = total ? Math.floor((Math.min(1, bytes / total) * 100) / 25) : -1
+        if (q <= quarter) return
+        quarter = q === 4 ? -1 : q
+        out.write(`[${elapsed()}] ${barText(text, bytes, total)}\n`)
+      },
       line: (text) => out.write(`${text}\n`),
+      write: (text) => out.write(text),
       stop: () => {},
     }
   }
@@ -27,16 +47,22 @@ export function createProgress(out: Writable & { isTTY?: boolean }, now: () => n
   let timer: NodeJS.Timeout | undefined
   const draw = () => out.write(`\r\x1b[2K${FRAMES[frame++ % FRAMES.length]} ${current} (${elapsed()})`)
   const clear = () => out.write('\r\x1b[2K')
+  const status = (text: string) => {
+    current = text
+    timer ??= setInterval(draw, 80)
+    draw()
+  }
   return {
-    status(text) {
-      current = text
-      timer ??= setInterval(draw, 80)
-      draw()
-    },
+    status,
+    bar: (text, bytes, total) => status(barText(text, bytes, total)),
     line(text) {
       clear()
       out.write(`${text}\n`)
       if (timer) draw()
+    },
+    write(text) {
+      if (timer) clear()
+      out.write(text)
     },
     stop() {
       if (timer) clearInterval(timer)

@@ -42,6 +42,8 @@ export class HttpError extends GatewayError {
   readonly status: number
   readonly kind: HttpErrorKind
   readonly code: string | number | undefined
+  /** The error's `type` when the body gave one (OpenAI's `invalid_request_error`, `insufficient_quota`, …). */
+  readonly type: string | undefined
   readonly gatewayMessage: string | undefined
   readonly retryAfterMs: number | undefined
   readonly permanent: boolean
@@ -60,6 +62,7 @@ export class HttpError extends GatewayError {
     this.status = init.status
     this.kind = kind
     this.code = code
+    this.type = type
     this.gatewayMessage = message
     this.retryAfterMs = init.retryAfterMs
     this.permanent = permanent

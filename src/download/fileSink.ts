@@ -1,0 +1,79 @@
+import type { FileHandle } from 'node:fs/promises'
+import { InvalidRequestError } from '../errors/InvalidRequestError.js'
+import type { Sink } from './sinkTypes.js'
+
+/**
+ * A sink that writes to a temporary file beside `file` (same folder, so the
+ * final rename is atomic) and renames it to `file` once complete: the final
+ * name never holds a partial download. The folder is made if missing; the
+ * temporary file is made at the first byte and removed on `discard`.
+ */
+export function fileSink(file: string): Sink {
+  const { fs, path } = nodeModules()
+  const final = path.resolve(file)
+  const temp = path.join(path.dirname(final), `.${path.basename(final)}.${globalThis.crypto.randomUUID().slice(0, 8)}.part`)
+  let handle: FileHandle | undefined
+  let position = 0
+  let gone = false
+  // Operations run one after another: discard may be called in the middle of a write.
+  let chain: Promise<unknown> = Promise.resolve()
+  const serial = <T>(step: () => Promise<T>): Promise<T> => {
+    const next = chain.then(step)
+    chain = next.catch(() => {})
+    return next
+  }
+  const opened = async (): Promise<FileHandle> => {
+    if (gone) throw new Error('the download was given up')
+    if (!handle) {
+      await fs.mkdir(path.dirname(final), { recursive: true })
+      handle = await fs.open(temp, 'wx')
+    }
+    return handle
+  }
+  return {
+    write: (chunk) =>
+      serial(async () => {
+        const h = await opened()
+        for (let at = 0; at < chunk.byteLength; ) {
+          const { bytesWritten } = await h.write(chunk, at, chunk.byteLength - at, position)
+          at += bytesWritten
+          position += bytesWritten
+        }
+      }),
+    restart: () =>
+      serial(async () => {
+        await handle?.truncate(0)
+        position = 0
+        return true
+      }),
+    finish: () =>
+      serial(async () => {
+        const h = await opened()
+        handle = undefined
+        await h.close()
+        await fs.rename(temp, final)
+        gone = true
+        return { file: final }
+      }),
+    discard: () =>
+      serial(async () => {
+        if (gone) return
+        gone = true
+        const h = handle
+        handle = undefined
+        await h?.close().catch(() => {})
+        await fs.rm(temp, { force: true }).catch(() => {})
+      }).catch(() => {}),
+  }
+}
+
+/**
+ * Node's file system and path modules, taken at run time rather than
+ * imported: nothing reachable from the main entry imports a `node:` module,
+ * so a bundler can build it for any platform.
+ */
+function nodeModules(): { fs: typeof import('node:fs/promises'); path: typeof import('node:path') } {
+  const get = (globalThis as { process?: { getBuiltinModule?: NodeJS.Process['getBuiltinModule'] } }).process?.getBuiltinModule
+  if (!get) throw new InvalidRequestError([{ path: 'target', message: 'a file path needs Node 20.16 or later; elsewhere pass { blob: true } or a stream' }], 'download target')
+  return { fs: get('node:fs/promises'), path: get('node:path') }
+}

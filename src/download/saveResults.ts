@@ -1,0 +1,66 @@
+import { concatMap, filter, from, map, mergeMap, pipe, type OperatorFunction } from 'rxjs'
+import type { TaskEvent } from '../operators/pollTask.js'
+import { download$ } from './download$.js'
+import type { DownloadEvent, DownloadOptions } from './types.js'
+
+/** Options of {@link saveResults}: those of `download$` (its `expiresAt` comes from each event), and how many tasks save at once. */
+export interface SaveResultsOptions extends Omit<DownloadOptions, 'expiresAt' | 'end'> {
+  /** Tasks whose files are saved at once (each task's files one after another). Default 4. */
+  readonly concurrency?: number
+}
+
+/** A `download$` event of one result file, with the task and the file it belongs to. */
+export type SaveResultsEvent = DownloadEvent & {
+  readonly taskId: string
+  /** The URL's position in the task's `urls`, from 1. */
+  readonly index: number
+  /** Where the file is saved: `<dir>/<taskId>-<index>.<ext>`. */
+  readonly file: string
+}
+
+/**
+ * Saves every result of each completed task into `dir` (Node), before the
+ * URLs expire: `<taskId>-<index>.<ext>` (`index` from 1, the extension from
+ * the URL, else `mp4` for a video and `png` for an image). Other task events
+ * are let go. Emits each file's `progress` and `saved` events with `taskId`,
+ * `index` and `file`; completes when the source has and every file is saved.
+ * A URL already past its `expiresAt` fails with `ResultExpiredError` before
+ * any request. Unsubscribing aborts the downloads and leaves no partial file.
+ *
+ * @example
+ * ```ts
+ * import { createClient, textToVideo$, saveResults } from 'rxgate'
+ * textToVideo$(client, { prompt: 'A red kite over a grey sea' })
+ *   .pipe(saveResults('out'))
+ *   .subscribe((e) => e.type === 'saved' && console.log(e.file))
+ * // Output: out/0b6ea0f5-5f7e-4a7e-9a6c-2f0d5d0c9a11-1.mp4
+ * ```
+ */
+export function saveResults(dir: string, options: SaveResultsOptions = {}): OperatorFunction<TaskEvent, SaveResultsEvent> {
+  const { concurrency = 4, ...download } = options
+  const folder = dir.replace(/[\\/]+$/, '') || '.'
+  return pipe(
+    filter((event): event is Extract<TaskEvent, { type: 'completed' }> => event.type === 'completed'),
+    mergeMap(
+      (done) =>
+        from(done.urls.map((url, i) => ({ url, index: i + 1 }))).pipe(
+          concatMap(({ url, index }) => {
+            // Only video results carry `expiresAt`: it tells the kind where the URL does not.
+            const file = `${folder}/${done.taskId}-${index}.${extensionOf(url, done.expiresAt ? 'mp4' : 'png')}`
+            const expiry = done.expiresAt ? { expiresAt: done.expiresAt } : {}
+            return download$(url, file, { ...download, ...expiry }).pipe(map((event): SaveResultsEvent => ({ ...event, taskId: done.taskId, index, file })))
+          }),
+        ),
+      concurrency,
+    ),
+  )
+}
+
+/** The URL path's extension (`mp4`, `png`, …), or `fallback`. */
+function extensionOf(url: string, fallback: string): string {
+  try {
+    return /\.([a-z0-9]{1,5})$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? fallback
+  } catch {
+    return fallback
+  }
+}

@@ -1,0 +1,82 @@
+import type { Observable } from 'rxjs'
+import type { BufferOverflowError } from '../errors/BufferOverflowError.js'
+import { InvalidRequestError } from '../errors/InvalidRequestError.js'
+import { Bridge } from './bridge.js'
+
+/**
+ * What happens when a value arrives while `highWaterMark` values already wait:
+ * - `'error'`: the source is unsubscribed at once (its request aborted); the
+ *   waiting values are still delivered, then the iteration throws
+ *   `BufferOverflowError`. Nothing is lost silently.
+ * - `'drop-oldest'`: the oldest waiting value is dropped (counted in
+ *   `dropped`) and the source goes on. For sources where the latest value
+ *   says it all (statuses, progress), not for text deltas.
+ *
+ * There is no `'pause'`: an Observable pushes and cannot be asked to wait.
+ * rxgate's stream events arrive as the gateway sends them and a task's
+ * statuses as its polls answer; holding them back would need the source to
+ * pull. Where pulling is real, rxgate pauses: `download$` reads no more of
+ * the body until the target has taken the last chunk (so TCP slows the
+ * server down).
+ */
+export type OverflowPolicy = 'error' | 'drop-oldest'
+
+/** Options of {@link toAsyncIterable}. */
+export interface AsyncIterableOptions {
+  /** Most values held for a consumer that is behind (an integer of at least 1). Default 1,000. */
+  readonly highWaterMark?: number
+  /** What a value arriving into a full buffer does. Default `'error'`. */
+  readonly overflow?: OverflowPolicy
+}
+
+/** An async iterator over an Observable's values, with what its buffer holds now. */
+export interface ObservableIterator<T> extends AsyncIterableIterator<T> {
+  /** Values waiting for the consumer right now; never more than `highWaterMark`. */
+  readonly buffered: number
+  /** Values dropped so far by `overflow: 'drop-oldest'`. */
+  readonly dropped: number
+}
+
+const DEFAULT_HIGH_WATER_MARK = 1_000
+
+/**
+ * Iterates an Observable with `for await`, holding at most `highWaterMark`
+ * values for a consumer that is slower than the source (see
+ * {@link OverflowPolicy} for what happens past it). The source is
+ * subscribed at the first `next()`, not before, so making the iterable
+ * sends nothing. Its values come in order; its error is thrown after the
+ * values that came before it; its completion ends the loop.
+ *
+ * Leaving the loop early (`break`, `return`, a throw in its body) calls
+ * `return()`, which unsubscribes: the request in flight is aborted, and the
+ * waiting values are dropped. One iteration per iterable: iterate a new
+ * `toAsyncIterable(source$)` to subscribe again. The reverse,
+ * AsyncIterable to Observable, is RxJS's own `from(iterable)`.
+ *
+ * @example
+ * ```ts
+ * import { createClient, responses$, toAsyncIterable } from 'rxgate'
+ * const client = createClient({ baseUrl: process.env.GATEWAY_BASE_URL!, apiKey: process.env.GATEWAY_API_KEY! })
+ * for await (const event of toAsyncIterable(responses$(client, { model: 'gpt-4.1-mini', input: 'Say hi', stream: true }))) {
+ *   if (event.type === 'response.output_text.delta') process.stdout.write(event.delta)
+ * }
+ * // Output: Hi there! How can I help you today?
+ * ```
+ */
+export function toAsyncIterable<T>(source$: Observable<T>, options: AsyncIterableOptions = {}): ObservableIterator<T> {
+  return iterate(source$, options)
+}
+
+/**
+ * {@link toAsyncIterable}, and `onOverflow` told at the moment of an
+ * `'error'` overflow, before the waiting values are taken: a Node stream
+ * whose reader has stopped reading would otherwise never take them, nor the error.
+ */
+export function iterate<T>(source$: Observable<T>, options: AsyncIterableOptions, onOverflow?: (error: BufferOverflowError) => void): ObservableIterator<T> {
+  const { highWaterMark = DEFAULT_HIGH_WATER_MARK, overflow = 'error' } = options
+  const issues = []
+  if (!Number.isInteger(highWaterMark) || highWaterMark < 1) issues.push({ path: 'highWaterMark', message: `must be an integer of at least 1 (got ${highWaterMark})` })
+  if (overflow !== 'error' && overflow !== 'drop-oldest') issues.push({ path: 'overflow', message: `must be 'error' or 'drop-oldest' (got ${JSON.stringify(overflow)})` })
+  if (issues.length > 0) throw new InvalidRequestError(issues, 'toAsyncIterable options')
+  return new Bridge(source$, highWaterMark, overflow, onOverflow)
+}

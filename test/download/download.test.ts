@@ -1,0 +1,215 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { PassThrough } from 'node:stream'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { download$ } from '../../src/download/download$.js'
+import type { DownloadEvent, DownloadSaved } from '../../src/download/types.js'
+import { isConnectionError } from '../../src/errors/ConnectionError.js'
+import { isHttpError } from '../../src/errors/HttpError.js'
+import { isInvalidRequestError } from '../../src/errors/InvalidRequestError.js'
+import { isResultExpiredError } from '../../src/errors/ResultExpiredError.js'
+import { VirtualClock } from '../helpers/clock.js'
+import { collect, observe } from '../helpers/collect.js'
+import { waitFor, within } from '../helpers/server.js'
+import { fileHost } from './fileHost.js'
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'rxgate-download-'))
+  onTestFinished(() => rm(dir, { recursive: true, force: true }))
+  return dir
+}
+
+const saved = (values: DownloadEvent[]) => values.at(-1) as DownloadSaved
+
+describe('download$ to a file', () => {
+  it('saves the bytes, emitting progress up to the total, then saved', async () => {
+    const host = await fileHost()
+    const dir = await tempDir()
+    const { values, completed } = await collect(download$(host.url, join(dir, 'v.mp4')))
+    expect(completed).toBe(true)
+    expectBytes(await readFile(join(dir, 'v.mp4')), host.bytes)
+    const progress = values.filter((e) => e.type === 'progress')
+    expect(progress.length).toBeGreaterThan(0)
+    expect(progress.map((e) => e.bytes)).toEqual([...progress.map((e) => e.bytes)].sort((a, b) => a - b))
+    expect(progress.at(-1)).toEqual({ type: 'progress', bytes: host.bytes.length, total: host.bytes.length, fraction: 1 })
+    expect(saved(values)).toEqual({ type: 'saved', bytes: host.bytes.length, file: join(dir, 'v.mp4'), resumed: 0, restarted: 0 })
+    expect(await readdir(dir)).toEqual(['v.mp4'])
+  })
+
+  it('never sends an Authorization header (result URLs are signed)', async () => {
+    const host = await fileHost({ dropAt: (n) => (n === 1 ? 50_000 : undefined) })
+    const dir = await tempDir()
+    await collect(download$(host.url, join(dir, 'v.mp4')))
+    expect(host.requests).toHaveLength(2)
+    for (const r of host.requests) expect(r.headers.authorization).toBeUndefined()
+  })
+
+  it('a transfer dropped halfway resumes with Range where it broke; the bytes equal the source', async () => {
+    const host = await fileHost({ dropAt: (n) => (n === 1 ? 100_000 : undefined) })
+    const dir = await tempDir()
+    const { values, completed } = await collect(download$(host.url, join(dir, 'v.mp4')))
+    expect(completed).toBe(true)
+    expect(host.requests).toHaveLength(2)
+    expect(host.requests[0]!.headers.range).toBeUndefined()
+    const from = Number(/^bytes=(\d+)-$/.exec(String(host.requests[1]!.headers.range))?.[1])
+    expect(from).toBeGreaterThan(0)
+    expect(from).toBeLessThanOrEqual(100_000)
+    expect(saved(values)).toMatchObject({ resumed: 1, restarted: 0, bytes: host.bytes.length })
+    expectBytes(await readFile(join(dir, 'v.mp4')), host.bytes)
+    expect(await readdir(dir)).toEqual(['v.mp4'])
+  })
+
+  it('starts over from byte 0 when the server does not serve ranges', async () => {
+    const host = await fileHost({ ranges: false, dropAt: (n) => (n === 1 ? 100_000 : undefined) })
+    const dir = await tempDir()
+    const { values } = await collect(download$(host.url, join(dir, 'v.mp4')))
+    expect(host.requests[1]!.headers.range).toBeUndefined()
+    expect(saved(values)).toMatchObject({ resumed: 0, restarted: 1 })
+    expectBytes(await readFile(join(dir, 'v.mp4')), host.bytes)
+  })
+
+  it('starts over when the server ignores Range (a 200 to a ranged request)', async () => {
+    const host = await fileHost({ ignoreRange: true, dropAt: (n) => (n === 1 ? 100_000 : undefined) })
+    const dir = await tempDir()
+    const { values } = await collect(download$(host.url, join(dir, 'v.mp4')))
+    expect(host.requests).toHaveLength(2)
+    expect(host.requests[1]!.headers.range).toMatch(/^bytes=\d+-$/)
+    expect(saved(values)).toMatchObject({ resumed: 0, restarted: 1 })
+    expectBytes(await readFile(join(dir, 'v.mp4')), host.bytes)
+  })
+
+  it('does not trust a 206 whose Content-Range is not the range asked for: it starts over', async () => {
+    const host = await fileHost({ dropAt: (n) => (n === 1 ? 100_000 : undefined), contentRange: (n, start) => (n === 2 ? `bytes ${start + 10}-199999/200000` : undefined) })
+    const dir = await tempDir()
+    const { values } = await collect(download$(host.url, join(dir, 'v.mp4')))
+    expect(host.requests).toHaveLength(3)
+    expect(host.requests[2]!.headers.range).toBeUndefined()
+    expect(saved(values)).toMatchObject({ resumed: 0, restarted: 1 })
+    expectBytes(await readFile(join(dir, 'v.mp4')), host.bytes)
+  })
+
+  it('gives up after `retries` breaks in a row: ConnectionError, and no file under any name', async () => {
+    const host = await fileHost({ dropAt: () => 0 })
+    const dir = await tempDir()
+    const { error } = await collect(download$(host.url, join(dir, 'v.mp4'), { retries: 1 }))
+    expect(isConnectionError(error)).toBe(true)
+    expect(host.requests).toHaveLength(2)
+    await waitForEmpty(dir)
+    expect(await readdir(dir)).toEqual([])
+  })
+
+  it('an HTTP error is not retried: HttpError with the path only (not the signature), no file', async () => {
+    const host = await fileHost({ status: () => 404 })
+    const dir = await tempDir()
+    const { error } = await collect(download$(host.url, join(dir, 'v.mp4')))
+    expect(isHttpError(error) && error.status).toBe(404)
+    expect(String((error as Error).message)).toContain('/files/result.mp4')
+    expect(JSON.stringify(error) + String((error as Error).message)).not.toContain('secret-signature')
+    expect(host.requests).toHaveLength(1)
+    expect(await readdir(dir)).toEqual([])
+  })
+
+  it('a 410 is ResultExpiredError (requested: true)', async () => {
+    const host = await fileHost({ status: () => 410 })
+    const { error } = await collect(download$(host.url, { blob: true }))
+    expect(isResultExpiredError(error) && error.requested).toBe(true)
+  })
+
+  it('unsubscribing mid-transfer aborts the request (the server sees the close) and leaves no file behind', async () => {
+    const host = await fileHost({ stallAt: () => 100_000 })
+    const dir = await tempDir()
+    const o = observe(download$(host.url, join(dir, 'v.mp4')))
+    await waitFor(() => o.values.some((e) => e.type === 'progress' && e.bytes >= 100_000), 3_000, 'half the file')
+    expect((await readdir(dir)).filter((f) => f.endsWith('.part'))).toHaveLength(1)
+    o.subscription.unsubscribe()
+    await within(host.requests[0]!.closedEarly, 3_000, 'the server seeing the close')
+    await waitForEmpty(dir)
+    expect(await readdir(dir)).toEqual([])
+  })
+
+  it('a transfer gone silent for timeoutMs is aborted and resumed (timer on the injected scheduler)', async () => {
+    const host = await fileHost({ stallAt: (n) => (n === 1 ? 100_000 : undefined) })
+    const dir = await tempDir()
+    const clock = new VirtualClock()
+    const o = observe(download$(host.url, join(dir, 'v.mp4'), { scheduler: clock, timeoutMs: 5_000 }))
+    await waitFor(() => o.values.some((e) => e.type === 'progress' && e.bytes >= 100_000), 3_000, 'half the file')
+    clock.advance(4_999)
+    expect(host.requests).toHaveLength(1)
+    clock.advance(1)
+    await within(host.requests[0]!.closedEarly, 3_000, 'the stalled request aborted')
+    const { values, completed } = await within(o.done, 3_000, 'the resumed download')
+    expect(completed).toBe(true)
+    expect(host.requests[1]!.headers.range).toBe('bytes=100000-')
+    expect(saved(values)).toMatchObject({ resumed: 1, restarted: 0 })
+    expectBytes(await readFile(join(dir, 'v.mp4')), host.bytes)
+  })
+})
+
+describe('download$ expiry', () => {
+  it('an expiresAt in the past fails at once with ResultExpiredError, before any request', async () => {
+    const host = await fileHost()
+    const dir = await tempDir()
+    const expiresAt = new Date(Date.now() - 1_000)
+    const { error } = await collect(download$(host.url, join(dir, 'v.mp4'), { expiresAt }))
+    expect(isResultExpiredError(error)).toBe(true)
+    expect(error).toMatchObject({ requested: false, expiresAt, path: '/files/result.mp4' })
+    expect((error as Error).message).not.toContain('secret-signature')
+    expect(host.requests).toHaveLength(0)
+    expect(await readdir(dir)).toEqual([])
+  })
+
+  it('judges expiry by the injected scheduler', async () => {
+    const clock = new VirtualClock()
+    clock.advance(10_000)
+    const { error } = await collect(download$('http://127.0.0.1:9/x.mp4', { blob: true }, { expiresAt: 10_000, scheduler: clock }))
+    expect(isResultExpiredError(error)).toBe(true)
+  })
+})
+
+describe('download$ to other targets', () => {
+  it('a Writable gets the bytes and is ended', async () => {
+    const host = await fileHost()
+    const sink = new PassThrough()
+    const chunks: Buffer[] = []
+    sink.on('data', (c: Buffer) => chunks.push(c))
+    const ended = new Promise((resolve) => sink.on('end', resolve))
+    const { values } = await collect(download$(host.url, sink))
+    await ended
+    expectBytes(Buffer.concat(chunks), host.bytes)
+    expect(saved(values)).toEqual({ type: 'saved', bytes: host.bytes.length, resumed: 0, restarted: 0 })
+  })
+
+  it('a Writable cannot start over: with a server that does not serve ranges a break is an error', async () => {
+    const host = await fileHost({ ranges: false, dropAt: (n) => (n === 1 ? 100_000 : undefined) })
+    const sink = new PassThrough()
+    sink.resume()
+    const { error } = await collect(download$(host.url, sink))
+    expect((error as Error).message).toMatch(/cannot be rewound/)
+  })
+
+  it('a Blob holds the bytes, typed from the reply, and resumes like a file', async () => {
+    const host = await fileHost({ dropAt: (n) => (n === 1 ? 70_000 : undefined) })
+    const { values } = await collect(download$(host.url, { blob: true }))
+    const { blob, resumed } = saved(values)
+    expect(resumed).toBe(1)
+    expect(blob!.type).toBe('video/mp4')
+    expectBytes(Buffer.from(await blob!.arrayBuffer()), host.bytes)
+  })
+
+  it('refuses what is not an http(s) URL, or not a target, with InvalidRequestError', async () => {
+    expect(isInvalidRequestError((await collect(download$('file:///etc/passwd', { blob: true }))).error)).toBe(true)
+    expect(isInvalidRequestError((await collect(download$('http://127.0.0.1:9/x', 42 as never))).error)).toBe(true)
+  })
+})
+
+async function waitForEmpty(dir: string): Promise<void> {
+  const end = Date.now() + 3_000
+  while ((await readdir(dir)).length > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 2))
+}
+
+/** Byte equality in one step (a deep equal of 200 KB walks every byte in JS). */
+function expectBytes(actual: Buffer, expected: Buffer): void {
+  expect(actual.length).toBe(expected.length)
+  expect(actual.equals(expected), 'the bytes differ').toBe(true)
+}

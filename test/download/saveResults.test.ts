@@ -1,0 +1,95 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { asyncScheduler, firstValueFrom, lastValueFrom, type SchedulerLike } from 'rxjs'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { createClient } from '../../src/client.js'
+import { saveResults, type SaveResultsEvent } from '../../src/download/saveResults.js'
+import { endpoints } from '../../src/endpoints.js'
+import { isResultExpiredError } from '../../src/errors/ResultExpiredError.js'
+import { startSimulator, type Simulator } from '../../src/sim/index.js'
+import { createTask$, task$, textToVideo$ } from '../../src/tasks$.js'
+import { collect } from '../helpers/collect.js'
+
+const FROZEN = { pendingMs: 30_000, processingMs: 150_000 } as const
+const HOUR = 60 * 60 * 1000
+
+async function setup(): Promise<{ sim: Simulator; client: ReturnType<typeof createClient>; dir: string }> {
+  const sim = await startSimulator({ timeScale: FROZEN })
+  const dir = await mkdtemp(join(tmpdir(), 'rxgate-save-'))
+  onTestFinished(async () => {
+    await sim.close()
+    await rm(dir, { recursive: true, force: true })
+  })
+  return { sim, client: createClient({ baseUrl: sim.url, apiKey: sim.apiKey }), dir }
+}
+
+/** The bytes the simulator serves at `url`, fetched plainly. */
+async function bytesAt(url: string): Promise<Buffer> {
+  return Buffer.from(await (await fetch(url)).arrayBuffer())
+}
+
+const files = (events: SaveResultsEvent[]) => events.filter((e) => e.type === 'saved').map((e) => e.file)
+
+describe('saveResults against the simulator', () => {
+  it('saves every image of a completed task as <taskId>-<index>.<ext>, with progress', async () => {
+    const { sim, client, dir } = await setup()
+    const created = await firstValueFrom(createTask$(client, endpoints.i2iPreview, { prompt: 'a watercolour harbour' }))
+    sim.advanceTime(FROZEN.pendingMs + FROZEN.processingMs)
+    const { values, completed } = await collect(task$(client, endpoints.i2iPreview, created.taskId).pipe(saveResults(dir)))
+    expect(completed).toBe(true)
+    expect(files(values)).toEqual([1, 2].map((n) => `${dir}/${created.taskId}-${n}.png`))
+    expect(values.filter((e) => e.type === 'progress').every((e) => e.taskId === created.taskId)).toBe(true)
+    const done = await lastValueFrom(task$(client, endpoints.i2iPreview, created.taskId))
+    if (done.type !== 'completed') throw new Error('not completed')
+    for (const [i, url] of done.urls.entries()) expect((await readFile(join(dir, `${created.taskId}-${i + 1}.png`))).equals(await bytesAt(url))).toBe(true)
+    expect((await readdir(dir)).sort()).toEqual([`${created.taskId}-1.png`, `${created.taskId}-2.png`])
+  })
+
+  it('a download dropped halfway (dropDownloadAt) resumes with Range; the file equals the source', async () => {
+    const { sim, client, dir } = await setup()
+    const created = await firstValueFrom(textToVideo$(client, { prompt: 'A red kite over a grey sea' }))
+    sim.advanceTime(FROZEN.pendingMs + FROZEN.processingMs)
+    const done = await lastValueFrom(task$(client, endpoints.t2vSpark, created.taskId))
+    if (done.type !== 'completed') throw new Error('not completed')
+    const source = await bytesAt(done.urls[0]!)
+    sim.setFaults({ dropDownloadAt: { bytes: Math.floor(source.length / 2) } })
+    const fileRequests = () => sim.requests.filter((r) => r.path.startsWith('/files/')).length
+    const before = fileRequests()
+    const { values } = await collect(task$(client, endpoints.t2vSpark, created.taskId).pipe(saveResults(dir)))
+    const saved = values.find((e) => e.type === 'saved')
+    expect(saved).toMatchObject({ type: 'saved', bytes: source.length, restarted: 0, file: `${dir}/${created.taskId}-1.mp4` })
+    expect(saved?.type === 'saved' && saved.resumed).toBeGreaterThanOrEqual(1)
+    expect(fileRequests() - before).toBe(1 + (saved?.type === 'saved' ? saved.resumed : 0))
+    expect(sim.requests.filter((r) => r.path.startsWith('/files/')).at(-1)!.status).toBe(206)
+    expect((await readFile(join(dir, `${created.taskId}-1.mp4`))).equals(source)).toBe(true)
+    expect(await readdir(dir)).toEqual([`${created.taskId}-1.mp4`])
+  })
+
+  it('a URL past its expiresAt fails with ResultExpiredError before any request for the file', async () => {
+    const { sim, client, dir } = await setup()
+    const created = await firstValueFrom(textToVideo$(client, { prompt: 'A red kite over a grey sea' }))
+    sim.advanceTime(FROZEN.pendingMs + FROZEN.processingMs)
+    const done = await lastValueFrom(task$(client, endpoints.t2vSpark, created.taskId))
+    if (done.type !== 'completed') throw new Error('not completed')
+    sim.advanceTime(HOUR)
+    // The expiry is judged on the scheduler's clock: here, the simulator's.
+    const simClock: SchedulerLike = { now: () => sim.now(), schedule: asyncScheduler.schedule.bind(asyncScheduler) }
+    const { error } = await collect(task$(client, endpoints.t2vSpark, created.taskId).pipe(saveResults(dir, { scheduler: simClock })))
+    expect(isResultExpiredError(error)).toBe(true)
+    expect(error).toMatchObject({ requested: false, expiresAt: done.expiresAt })
+    expect(sim.requests.filter((r) => r.path.startsWith('/files/'))).toHaveLength(0)
+    expect(await readdir(dir)).toEqual([])
+  })
+
+  it('the simulator answering 410 (expired by its own clock) is ResultExpiredError too', async () => {
+    const { sim, client, dir } = await setup()
+    const created = await firstValueFrom(textToVideo$(client, { prompt: 'A red kite over a grey sea' }))
+    sim.advanceTime(FROZEN.pendingMs + FROZEN.processingMs)
+    const done = await lastValueFrom(task$(client, endpoints.t2vSpark, created.taskId))
+    sim.advanceTime(HOUR)
+    const { error } = await collect(task$(client, endpoints.t2vSpark, done.taskId).pipe(saveResults(dir)))
+    expect(isResultExpiredError(error) && error.requested).toBe(true)
+    expect(await readdir(dir)).toEqual([])
+  })
+})
