@@ -166,6 +166,7 @@ export function createClient(options: ClientOptions): Client {
     hooks,
     retry,
     idempotentCreate: options.idempotentCreate === true,
+    pacedRateLimits: adaptive,
     responsesPath: options.responsesPath ?? DEFAULTS.responsesPath,
     responsePoll: { ...DEFAULTS.responsePoll, ...options.responsePoll },
     resumeAttempts: options.resumeAttempts ?? DEFAULTS.resumeAttempts,

@@ -12,7 +12,10 @@ import {
   type RetrieveResponseOptions,
 } from './responses$.js'
 import { createTask$, task$, textToVideo$, type CreateTaskOptions, type TaskOptions, type TextToVideoOptions } from './tasks$.js'
+import { runTools$, type RunToolsOptions } from './runTools$.js'
+import type { ToolHandlers } from './toolAnswer$.js'
 import type { Response } from './validation/response.js'
+import type { ResponseStreamEvent } from './validation/streamEvents.js'
 import type { ResponseRequest } from './validation/responseRequest.js'
 import type { TextToVideoRequest } from './validation/textToVideoRequest.js'
 
@@ -41,6 +44,8 @@ export interface Gateway {
   createTask$(endpoint: TaskEndpoint, body: object, options?: CreateTaskOptions): Observable<TaskEvent>
   /** See {@link task$}. */
   task$(endpoint: TaskEndpoint, taskId: string, options?: TaskOptions): Observable<TaskEvent>
+  /** See {@link runTools$}. */
+  runTools$(body: ResponseRequest, tools: ToolHandlers, options?: RunToolsOptions): Observable<ResponseStreamEvent>
 }
 
 /**
@@ -65,5 +70,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     textToVideo$: (body, opts) => textToVideo$(client, body, opts),
     createTask$: (endpoint, body, opts) => createTask$(client, endpoint, body, opts),
     task$: (endpoint, taskId, opts) => task$(client, endpoint, taskId, opts),
+    runTools$: (body, tools, opts) => runTools$(client, body, tools, opts),
   }
 }

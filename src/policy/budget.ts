@@ -11,7 +11,8 @@ export interface BudgetOptions {
   /**
    * After a 429 (a rate limit, not a quota), every request of the client
    * waits out its `Retry-After` (or a growing backoff), and the number in
-   * flight is halved, then grows back by one per success. Default true.
+   * flight is halved, then grows back by one per round of successes (one
+   * success per request allowed in flight). Default true.
    */
   readonly adaptive: boolean
   /** Longest pause a `Retry-After` may impose on the whole client. */
@@ -59,7 +60,7 @@ export class Budget implements Gate {
   }
 
   private room(): boolean {
-    return this.inFlight < this.allowance && this.options.scheduler.now() >= this.pausedUntil
+    return this.inFlight < Math.floor(this.allowance) && this.options.scheduler.now() >= this.pausedUntil
   }
 
   private admit(): Pass {
@@ -77,7 +78,12 @@ export class Budget implements Gate {
     }
   }
 
-  /** A rate-limiting 429 pauses everyone and halves the room; a success grows it back by one. */
+  /**
+   * A rate-limiting 429 pauses everyone and halves the room; successes grow
+   * it back by one per round (1/allowance each, as TCP's congestion
+   * avoidance does). Growing by one per success would double the room every
+   * round and run into the limit again at once.
+   */
   private learn(error: unknown): void {
     if (!this.options.adaptive) return
     if (isHttpError(error) && error.status === 429 && !error.permanent) {
@@ -87,7 +93,7 @@ export class Budget implements Gate {
       this.allowance = Math.max(1, Math.floor(Math.min(this.allowance, this.inFlight + 1) / 2))
     } else if (error === undefined) {
       this.limited = 0
-      if (this.allowance < this.options.maxConcurrency) this.allowance++
+      if (this.allowance < this.options.maxConcurrency) this.allowance = Math.min(this.options.maxConcurrency, this.allowance + 1 / Math.floor(this.allowance))
     }
   }
 

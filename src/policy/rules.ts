@@ -1,3 +1,4 @@
+import { isHttpError } from '../errors/HttpError.js'
 import type { RetryOptions } from './defaults.js'
 import { retryWait } from './delays.js'
 import type { RetryRule } from './request$.js'
@@ -9,11 +10,28 @@ export interface RetryPolicy {
   readonly retry: Required<RetryOptions> | false
   /** The gateway honours `Idempotency-Key`: a creation whose outcome is unknown may be sent again with the same key. */
   readonly idempotentCreate: boolean
+  /**
+   * The client's budget paces every request after a 429 (`adaptToRateLimits`):
+   * a rate-limiting 429 then says "your turn later", not "this call failed",
+   * so up to {@link PACED_RATE_LIMIT_RETRIES} of them in a row spend no retry.
+   */
+  readonly pacedRateLimits?: boolean
+}
+
+/** Rate-limiting 429s in a row a call survives when the client's budget paces them. */
+export const PACED_RATE_LIMIT_RETRIES = 10
+
+/** Failures in a row allowed before giving up on `error`. */
+function allowed({ retry, pacedRateLimits }: RetryPolicy, error: unknown): number {
+  if (!retry) return -1
+  const paced = pacedRateLimits && isHttpError(error) && error.status === 429 && !error.permanent
+  return paced ? Math.max(retry.count, PACED_RATE_LIMIT_RETRIES) : retry.count
 }
 
 /** Reads (and other requests that change nothing twice): every failure that may pass, within the budget. */
-export function readRule({ retry }: RetryPolicy): RetryRule {
-  return (error, failures) => (retry && failures <= retry.count && isTransient(error) ? retryWait(error, failures, retry) : undefined)
+export function readRule(policy: RetryPolicy): RetryRule {
+  const { retry } = policy
+  return (error, failures) => (retry && failures <= allowed(policy, error) && isTransient(error) ? retryWait(error, failures, retry) : undefined)
 }
 
 /**
@@ -23,7 +41,8 @@ export function readRule({ retry }: RetryPolicy): RetryRule {
  * (`idempotentCreate`), a creation whose outcome is unknown is sent again too,
  * with the same key.
  */
-export function createRule({ retry, idempotentCreate }: RetryPolicy): RetryRule {
+export function createRule(policy: RetryPolicy): RetryRule {
+  const { retry, idempotentCreate } = policy
   return (error, failures) =>
-    retry && failures <= retry.count && (neverArrived(error) || (idempotentCreate && isTransient(error))) ? retryWait(error, failures, retry) : undefined
+    retry && failures <= allowed(policy, error) && (neverArrived(error) || (idempotentCreate && isTransient(error))) ? retryWait(error, failures, retry) : undefined
 }

@@ -65,7 +65,8 @@ function newTask(env: SimEnv, model: TaskModel, path: string, body: { prompt: st
 
 async function read(call: Call, env: SimEnv, model: TaskModel): Promise<void> {
   const id = call.params[0] ?? ''
-  const task = UUID.test(id) ? env.tasks.get(id) : undefined
+  // A UUID is not case-sensitive: ids are stored in lower case, as the simulator makes them.
+  const task = UUID.test(id) ? env.tasks.get(id.toLowerCase()) : undefined
   if (task?.model !== model) throw new SimHttpError(404, { detail: 'task not found' })
   task.record.reads += 1
   const fault = readFault(call, env)
