@@ -21,14 +21,17 @@ export function fetchTransport(fetchFn: typeof globalThis.fetch): Transport {
 async function* readBody(stream: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
   if (!stream) return
   const reader = stream.getReader()
+  let done = false
   try {
     for (;;) {
-      const { done, value } = await reader.read()
-      if (done) return
-      yield value
+      const next = await reader.read()
+      if ((done = next.done)) return
+      yield next.value
     }
   } finally {
-    // Stopping early (unsubscribe) must free the connection too.
-    reader.cancel().catch(() => {})
+    // Stopping early (unsubscribe) must free the connection too. A body read
+    // to its end is left alone: cancelling it then races the browser's own
+    // end of the request, which it may show as cancelled.
+    if (!done) reader.cancel().catch(() => {})
   }
 }

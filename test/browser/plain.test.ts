@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { browserSuite, ROOT, useBrowser, useServer, useSimulator, watch } from './helpers.js'
+import { browserSuite, requestsTo, RESPONSES, ROOT, useBrowser, useServer, useSimulator, watch } from './helpers.js'
 import { checkNoKeyNoErrors, checkRun, checkStop } from './studio.js'
 
 // examples/plain: a page with no framework, bundled from rxgate's browser
@@ -15,9 +15,18 @@ browserSuite(
     it('streams the text into the page, follows the video task and plays the video, with no key anywhere', async () => {
       const page = await browser().newPage()
       const watched = watch(page)
+      const from = sim().requests.length
+      const closedBefore = sim().connectionsClosedByClient
       await page.goto(url())
       await checkRun(page, () => page.click('[data-testid=start]'))
       await checkNoKeyNoErrors(watched)
+      // A finished stream is read to its end, not cancelled: the gateway sees no
+      // client close its stream. (Chromium's devtools protocol reports any fetch
+      // body read as a stream as net::ERR_ABORTED even when read to the end, so
+      // the page's own view of the request cannot tell.)
+      const streams = requestsTo(sim(), from, 'POST', RESPONSES)
+      expect(streams.map((r) => r.aborted)).toEqual([false])
+      expect(sim().connectionsClosedByClient).toBe(closedBefore)
       await page.close()
     })
 

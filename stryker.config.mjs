@@ -1,0 +1,20 @@
+// Mutation testing of the core: everything in src/ but the simulator (the
+// reference gateway the tests run against) and the command line.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutate.config.ts' },
+  coverageAnalysis: 'perTest',
+  mutate: ['src/**/*.ts', '!src/sim/**', '!src/cli/**', '!src/cli.ts'],
+  ignoreStatic: true,
+  incremental: true,
+  incrementalFile: 'reports/mutation/incremental.json',
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/index.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  thresholds: { high: 90, low: 85, break: null },
+  concurrency: 2,
+  timeoutMS: 10000,
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+}
