@@ -6,6 +6,8 @@ export default {
   vitest: { configFile: 'vitest.mutate.config.ts' },
   coverageAnalysis: 'perTest',
   mutate: ['src/**/*.ts', '!src/sim/**', '!src/cli/**', '!src/cli.ts'],
+  // Only what the in-process tests read is copied to the sandbox.
+  ignorePatterns: ['.prof', 'examples', 'bench', 'reports', 'out', 'dist', 'coverage'],
   ignoreStatic: true,
   incremental: true,
   incrementalFile: 'reports/mutation/incremental.json',

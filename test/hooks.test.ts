@@ -47,6 +47,17 @@ describe('hooks: onRequest and onResponse', () => {
     expect(responses.map((r) => [r.status, r.outcome])).toEqual([[undefined, 'aborted']])
   })
 
+  it('tell of a request that timed out, before the reply or in the middle of its body, as an error with the TimeoutError', async () => {
+    for (const answer of [() => never(), () => ({ status: 200, body: 'fed' as const })]) {
+      const { client, clock, requests, responses } = hooked(answer, { timeoutMs: 1_000, retry: { count: 0 } })
+      const o = observe(responses$(client, { model: 'm' }))
+      await clock.run(1_000)
+      expect((o.error as Error | undefined)?.name).toBe('TimeoutError')
+      expect(requests).toHaveLength(1)
+      expect(responses.map((r) => [r.outcome, r.error])).toEqual([['error', o.error]])
+    }
+  })
+
   it('tell of a request its subscriber left in the middle of the body as aborted', async () => {
     const { gw, client, requests, responses } = hooked(() => ({ status: 200, body: 'fed' }))
     const o = observe(responses$(client, { model: 'm' }))

@@ -3,13 +3,14 @@ import type { Client } from '../src/client.js'
 import { endpoints, taskEndpoint } from '../src/endpoints.js'
 import { isTaskCreationUnknownError, TaskCreationUnknownError } from '../src/errors/TaskCreationUnknownError.js'
 import type { TaskEvent } from '../src/operators/pollTask.js'
+import { responses$ } from '../src/responses$.js'
 import { createTask$, task$, textToVideo$ } from '../src/tasks$.js'
 import type { TextToVideoRequest } from '../src/validation/textToVideoRequest.js'
 import { fakeClient, inTurn, onClock, type TestClientOptions } from './helpers/client.js'
 import { settle } from './helpers/clock.js'
 import { observe } from './helpers/collect.js'
-import { json, networkError, never, type Answer, type FakeReply, type SeenRequest } from './helpers/fakeTransport.js'
-import { created, KEY, OTHER_TASK_ID, T0, T2V, TASK_ID, taskReply, VIDEO_URL } from './helpers/fixtures.js'
+import { json, networkError, never, sse, type Answer, type FakeReply, type SeenRequest } from './helpers/fakeTransport.js'
+import { created, frame, KEY, lifecycle, OTHER_TASK_ID, T0, T2V, TASK_ID, taskReply, VIDEO_URL } from './helpers/fixtures.js'
 import { expectNoKeyFragment } from './helpers/secrets.js'
 
 // A poll loop that never ends is the failure several tests look for: fail it fast.
@@ -230,6 +231,30 @@ describe('textToVideo$: a creation whose outcome is unknown', () => {
       expect(keys).toEqual([keys[0], keys[0], keys[0]])
       expect((error as TaskCreationUnknownError).idempotencyKey).toBe(keys[0])
     })
+  })
+})
+
+describe('textToVideo$: a creation waiting for its turn in the budget', () => {
+  it('is not timed out while it waits: timeoutMs starts when it is sent, so it creates the task once instead of ending ambiguous', async () => {
+    const answer: Answer = (req) => (req.path.includes('/responses') ? sse('fed') : req.method === 'POST' ? json(created(), 202) : json(taskReply('completed')))
+    const { gw, clock, client } = fakeClient(answer, { ...FAST, maxConcurrency: 1, adaptToRateLimits: false, timeoutMs: 1_000 })
+    // A stream holds the only place for 3 s, an event every 500 ms.
+    const stream = observe(responses$(client, { model: 'm', stream: true }))
+    await settle()
+    const video = observe(textToVideo$(client, { prompt: 'A red kite over a grey sea' }))
+    for (let seq = 0; seq < 6; seq++) {
+      gw.request(1).fed!.push(frame(lifecycle('response.in_progress', seq)))
+      await clock.run(500)
+    }
+    expect(gw.requests).toHaveLength(1)
+    expect(video.error).toBeUndefined()
+    gw.request(1).fed!.push(frame(lifecycle('response.completed', 6)))
+    gw.request(1).fed!.end()
+    await clock.runUntil(() => video.completed || video.error !== undefined, 60_000)
+    expect(stream.completed).toBe(true)
+    expect(video.error).toBeUndefined()
+    expect(video.values.map((e) => e.type)).toEqual(['created', 'completed'])
+    expect(gw.requests.filter((r) => r.method === 'POST' && r.path === T2V)).toHaveLength(1)
   })
 })
 

@@ -1,4 +1,4 @@
-import { Observable, type SchedulerAction } from 'rxjs'
+import { Observable, type SchedulerAction, type Subscription } from 'rxjs'
 import { ConnectionError } from '../errors/ConnectionError.js'
 import { PayloadTooLargeError } from '../errors/PayloadTooLargeError.js'
 import { TimeoutError } from '../errors/TimeoutError.js'
@@ -44,23 +44,29 @@ export function sse$<T>(conn: Connection, spec: RequestSpec, { decode, isLast }:
     const abort = new AbortSwitch()
     let state: 'open' | 'draining' | 'done' = 'open'
     let lastEventAt = scheduler.now()
+    let idle: Subscription | undefined
 
     let opened: Opened | undefined
     const fail = (error: unknown): void => {
       if (state !== 'open') return
       state = 'done'
-      idle.unsubscribe()
-      abort.abort()
+      idle?.unsubscribe()
+      abort.abort(error)
       opened?.end(error)
       subscriber.error(error)
     }
-    // One timer for the whole stream: it re-arms itself for the time left
-    // since the last event, instead of being reset by every event.
-    const idle = scheduler.schedule(function (this: SchedulerAction<unknown>) {
-      const quiet = scheduler.now() - lastEventAt
-      if (quiet >= timeoutMs) fail(new TimeoutError(spec.method, path, timeoutMs))
-      else this.schedule(undefined, timeoutMs - quiet)
-    }, timeoutMs)
+    // One timer for the whole stream, started when the budget admits the
+    // request (a turn in the queue is not silence): it re-arms itself for the
+    // time left since the last event, instead of being reset by every event.
+    const admitted = (): void => {
+      if (state !== 'open') return
+      lastEventAt = scheduler.now()
+      idle = scheduler.schedule(function (this: SchedulerAction<unknown>) {
+        const quiet = scheduler.now() - lastEventAt
+        if (quiet >= timeoutMs) fail(new TimeoutError(spec.method, path, timeoutMs))
+        else this.schedule(undefined, timeoutMs - quiet)
+      }, timeoutMs)
+    }
 
     const onMessage = (message: SseMessage, atEnd: boolean): void => {
       if (state !== 'open' || message.data === '[DONE]') return
@@ -90,7 +96,7 @@ export function sse$<T>(conn: Connection, spec: RequestSpec, { decode, isLast }:
       const last = isLast(event)
       if (last) {
         state = 'draining'
-        idle.unsubscribe()
+        idle?.unsubscribe()
       }
       subscriber.next(event)
       if (last) subscriber.complete()
@@ -109,7 +115,7 @@ export function sse$<T>(conn: Connection, spec: RequestSpec, { decode, isLast }:
       opened?.end()
     }
     const read = async (): Promise<void> => {
-      const res = (opened = await open(conn, spec, 'text/event-stream', abort))
+      const res = (opened = await open(conn, spec, 'text/event-stream', abort, admitted))
       let drained = 0
       try {
         for await (const chunk of res.body) {
@@ -132,7 +138,7 @@ export function sse$<T>(conn: Connection, spec: RequestSpec, { decode, isLast }:
     read().catch((err: unknown) => (state === 'open' ? fail(err) : stopDraining()))
 
     return () => {
-      idle.unsubscribe()
+      idle?.unsubscribe()
       if (state === 'open') {
         state = 'done'
         abort.abort()

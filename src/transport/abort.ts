@@ -1,6 +1,8 @@
 /** What a transport needs of an abort signal: undici takes any such EventTarget-like object. */
 export interface AbortSignalLike {
   readonly aborted: boolean
+  /** Why it aborted, when that is not its subscriber leaving (e.g. the exchange timed out). */
+  readonly reason?: unknown
   addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void
   removeEventListener(type: 'abort', listener: () => void): void
 }
@@ -13,6 +15,7 @@ export interface AbortSignalLike {
  */
 export class AbortSwitch implements AbortSignalLike {
   aborted = false
+  reason: unknown = undefined
   // A transport adds one listener: it is held in a field, and an array is
   // made only for more (an array costs more than the rest of the switch).
   private listener: (() => void) | undefined
@@ -29,9 +32,10 @@ export class AbortSwitch implements AbortSignalLike {
     else if (this.more) this.more = this.more.filter((l) => l !== listener)
   }
 
-  abort(): void {
+  abort(reason?: unknown): void {
     if (this.aborted) return
     this.aborted = true
+    this.reason = reason
     const { listener, more } = this
     this.listener = this.more = undefined
     listener?.()

@@ -21,13 +21,17 @@ const FREE: Pass = { answered: () => {}, done: () => {} }
 
 /**
  * Sends one request, once the connection's gate (the client's budget)
- * admits it, and resolves with a 2xx reply whose body is still to be read.
+ * admits it (then `admitted` is called), and resolves with a 2xx reply whose body is still to be read.
  * A network failure rejects with {@link ConnectionError}; a non-2xx reply
  * with {@link HttpError}, after reading at most 64 KB of its body. Either
  * way the gate is told how the exchange went.
  */
-export async function open(conn: Connection, spec: RequestSpec, accept: string, signal: AbortSignalLike): Promise<Opened> {
-  const pass = conn.gate ? await conn.gate.enter(spec, signal) : FREE
+export async function open(conn: Connection, spec: RequestSpec, accept: string, signal: AbortSignalLike, admitted?: () => void): Promise<Opened> {
+  const entry = conn.gate ? conn.gate.enter(spec, signal) : FREE
+  // A pass given at once is taken without a turn of the event loop.
+  const pass = 'then' in entry ? await entry : entry
+  // From here the request is on its way: its own time (`timeoutMs`) starts now, not while it queued.
+  admitted?.()
   const headers: Record<string, string> = { ...conn.headers, ...spec.headers, accept }
   if (spec.body !== undefined) headers['content-type'] = 'application/json'
   let res: TransportResponse
@@ -35,8 +39,8 @@ export async function open(conn: Connection, spec: RequestSpec, accept: string, 
     res = await conn.transport({ method: spec.method, url: conn.baseUrl + spec.path, headers, body: spec.body, signal, stream: accept === 'text/event-stream' })
   } catch (err) {
     const error = connectionError(spec, err, false)
-    // An abort is the subscriber leaving, not the network failing.
-    pass.done(signal.aborted ? ABORTED : error)
+    // An abort is the subscriber leaving (or the exchange's own timeout), not the network failing.
+    pass.done(signal.aborted ? (signal.reason ?? ABORTED) : error)
     throw error
   }
   const wait = retryAfterMs(res)

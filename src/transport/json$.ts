@@ -1,4 +1,4 @@
-import { Observable } from 'rxjs'
+import { Observable, type Subscription } from 'rxjs'
 import { TimeoutError } from '../errors/TimeoutError.js'
 import { ValidationError } from '../errors/ValidationError.js'
 import { AbortSwitch } from './abort.js'
@@ -20,14 +20,21 @@ export function json$<T = unknown>(conn: Connection, spec: RequestSpec, decode: 
   return new Observable<T>((subscriber) => {
     const abort = new AbortSwitch()
     let finished = false
-    const timer = conn.scheduler.schedule(() => {
-      finished = true
-      abort.abort()
-      subscriber.error(new TimeoutError(spec.method, pathOnly(spec.path), conn.timeoutMs))
-    }, conn.timeoutMs)
-
     let opened: Opened | undefined
-    open(conn, spec, 'application/json', abort)
+    const timeOut = (): void => {
+      finished = true
+      const error = new TimeoutError(spec.method, pathOnly(spec.path), conn.timeoutMs)
+      abort.abort(error)
+      opened?.end(error)
+      subscriber.error(error)
+    }
+    // Started when the budget admits the request: waiting for a turn is not the gateway's silence.
+    let timer: Subscription | undefined
+    const admitted = (): void => {
+      if (!finished) timer = conn.scheduler.schedule(timeOut, conn.timeoutMs)
+    }
+
+    open(conn, spec, 'application/json', abort, admitted)
       .then(async (res) => {
         opened = res
         const text = await readText(res, spec, conn.maxBodyBytes)
@@ -35,7 +42,7 @@ export function json$<T = unknown>(conn: Connection, spec: RequestSpec, decode: 
         if (finished) return
         const value = decode(parseJson(text, spec, res.header('content-type')))
         finished = true
-        timer.unsubscribe()
+        timer?.unsubscribe()
         subscriber.next(value)
         subscriber.complete()
       })
@@ -43,14 +50,14 @@ export function json$<T = unknown>(conn: Connection, spec: RequestSpec, decode: 
         opened?.end(err)
         if (finished) return
         finished = true
-        timer.unsubscribe()
+        timer?.unsubscribe()
         abort.abort() // frees a connection whose body was not read to its end
         subscriber.error(err)
       })
     // Only an unfinished exchange is aborted: aborting costs an error object
     // and wakes the transport's listeners for nothing.
     return () => {
-      timer.unsubscribe()
+      timer?.unsubscribe()
       if (!finished) {
         finished = true
         abort.abort()

@@ -23,12 +23,47 @@ export function serializeRequest(schema: AnySchema, body: unknown, what = 'reque
   try {
     text = JSON.stringify(body)
   } catch (err) {
-    throw new InvalidRequestError([{ path: '', message: `cannot be sent as JSON (${err instanceof Error ? err.message : String(err)})` }], what)
+    throw unsendable(`${err instanceof Error ? err.message : String(err)}`, what)
   }
+  if (text !== undefined && nestedDeeperThan(text, MAX_REQUEST_DEPTH)) throw unsendable(`nested deeper than ${MAX_REQUEST_DEPTH} levels`, what)
   const sent: unknown = text === undefined ? undefined : JSON.parse(text)
-  const result = v.safeParse(schema, sent)
+  let result: v.SafeParseResult<AnySchema>
+  try {
+    result = v.safeParse(schema, sent)
+  } catch (err) {
+    throw unsendable(`${err instanceof Error ? err.message : String(err)}`, what)
+  }
   if (!result.success) throw new InvalidRequestError(toIssues(result.issues), what)
   return text!
+}
+
+/**
+ * How deep a request body may nest. Real bodies stay within a few dozen
+ * levels; the bound makes a deeper one fail the same way on every stack size.
+ */
+const MAX_REQUEST_DEPTH = 512
+
+function unsendable(reason: string, what: string): InvalidRequestError {
+  return new InvalidRequestError([{ path: '', message: `cannot be sent as JSON (${reason})` }], what)
+}
+
+/** Whether JSON text nests arrays and objects deeper than `limit` (brackets inside strings do not count). */
+function nestedDeeperThan(text: string, limit: number): boolean {
+  // Each level takes two characters at least.
+  if (text.length <= 2 * limit) return false
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c) i++ // a backslash escapes the next character
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true
+    } else if (c === 0x5d || c === 0x7d) depth--
+  }
+  return false
 }
 
 /**

@@ -34,6 +34,14 @@ describe('serializeRequest', () => {
     expect(err.message).toMatch(/^Invalid test body: cannot be sent as JSON .*Nothing was sent\.$/s)
   })
 
+  it('refuses a body nested deeper than 512 levels, whatever the stack allows, and sends one at 512', () => {
+    const nested = (depth: number) => JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`)
+    expect(refusal({ prompt: 'ok', deep: nested(512) }).issues[0]!.message).toBe('cannot be sent as JSON (nested deeper than 512 levels)')
+    expect(serializeRequest(Body, { prompt: 'ok', deep: nested(511) })).toContain('"deep":[[')
+    // Brackets inside strings are text, not nesting.
+    expect(serializeRequest(Body, { prompt: 'ok', note: '['.repeat(2_000), quoted: ['\\"[['] })).toContain('"note":"[[[')
+  })
+
   it('checks the body as it will be sent: an inherited toJSON cannot smuggle another body past the rules', () => {
     const sneaky = Object.create({ toJSON: () => ({ prompt: 'p'.repeat(5_000), seed: -5 }) }) as Record<string, unknown>
     sneaky.prompt = 'ok'
