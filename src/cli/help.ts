@@ -11,7 +11,7 @@ Commands:
                                           create a text-to-video task and follow it
   task <endpoint> <id>                    follow an existing task (endpoint: t2vSpark, videoOne,
                                           i2vSpark, videoTwo, imageEdit, i2iPreview or vendor/model)
-  bot [--topic T] [--out DIR]             write a video prompt, render it, save the video
+  bot ["<topic>"] [--model M] [--out DIR] write a video prompt, render it, save the video
   help [command]                          show this help, or a command's
 
 Every command takes --json (one JSON document on stdout; progress stays on stderr),
@@ -38,8 +38,8 @@ Exit codes: 0 done, 1 gateway or task failure, 2 bad input, 130 cancelled.`,
     'Usage: rxgate task <endpoint> <id> [--poll-ms N] [--json]\n' +
     'Follows an existing task until it ends and prints its result URLs. With --json: the completed task as one JSON document.',
   bot:
-    'Usage: rxgate bot [--topic T] [--model M] [--out DIR] [--json]\n' +
-    'Streams a response that writes a video prompt, renders it, and saves the video under DIR (default ./out).\n' +
+    'Usage: rxgate bot ["<topic>"] [--topic T] [--model M] [--out DIR] [--json]\n' +
+    'Streams a response that writes a video prompt about the topic (given plainly or with --topic), renders it, and saves the video under DIR (default ./out).\n' +
     'With --json: the result as one JSON document (the prompt streams to stderr).',
   help: 'Usage: rxgate help [command]\nShows the usage of rxgate, or of one command.',
 }

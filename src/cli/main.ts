@@ -95,7 +95,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     }
     const exec = async <T>(command: Command<T>) => {
       const code = await runToExit(command.run$, command.print, hooks)
-      if (code === EXIT.ok && embedded && name !== 'respond') urlNote(log)
+      if (code === EXIT.ok && embedded && name !== 'respond') urlNote(log, name === 'bot' || flags.out !== undefined)
       return code
     }
     const { gateway } = connection
@@ -138,10 +138,10 @@ function errorHint(error: unknown, embedded: boolean): string[] {
   return [`rxgate: follow it again with: ${followCommand(endpointArg(error.endpoint), error.taskId)}`]
 }
 
-function urlNote(log: (line: string) => void): void {
+function urlNote(log: (line: string) => void, saved: boolean): void {
   log(
     'rxgate: these URLs are the embedded simulator\'s and stop working when rxgate exits; for lasting ones run rxgate sim ' +
-      'in another terminal and set GATEWAY_BASE_URL and GATEWAY_API_KEY as it prints (or save the file with --out DIR).',
+      `in another terminal and set GATEWAY_BASE_URL and GATEWAY_API_KEY as it prints${saved ? '.' : ' (or save the file with --out DIR).'}`,
   )
 }
 

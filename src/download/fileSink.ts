@@ -1,4 +1,5 @@
 import type { FileHandle } from 'node:fs/promises'
+import { GatewayError } from '../errors/GatewayError.js'
 import { InvalidRequestError } from '../errors/InvalidRequestError.js'
 import type { Sink } from './sinkTypes.js'
 
@@ -22,6 +23,16 @@ export function fileSink(file: string): Sink {
     chain = next.catch(() => {})
     return next
   }
+  // A file system failure (no space, no permission) says which file and what to do.
+  const writing = <T>(step: () => Promise<T>): Promise<T> =>
+    serial(step).catch((error: unknown) => {
+      if (gone) throw error
+      const reason = (error as { code?: unknown } | null)?.code ?? (error instanceof Error ? error.message : String(error))
+      throw new GatewayError(
+        `Could not write the download to ${final} (${String(reason)}). Its partial file is removed; free some space or choose another folder, and download it again before the URL expires.`,
+        { cause: error },
+      )
+    })
   const opened = async (): Promise<FileHandle> => {
     if (gone) throw new Error('the download was given up')
     if (!handle) {
@@ -32,7 +43,7 @@ export function fileSink(file: string): Sink {
   }
   return {
     write: (chunk) =>
-      serial(async () => {
+      writing(async () => {
         const h = await opened()
         for (let at = 0; at < chunk.byteLength; ) {
           const { bytesWritten } = await h.write(chunk, at, chunk.byteLength - at, position)
@@ -41,13 +52,13 @@ export function fileSink(file: string): Sink {
         }
       }),
     restart: () =>
-      serial(async () => {
+      writing(async () => {
         await handle?.truncate(0)
         position = 0
         return true
       }),
     finish: () =>
-      serial(async () => {
+      writing(async () => {
         const h = await opened()
         handle = undefined
         await h.close()

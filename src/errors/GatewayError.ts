@@ -82,7 +82,11 @@ export function tagTask(error: unknown, taskId: string, endpoint: TaskEndpoint):
   if (tagged.taskId !== undefined) return tagged
   tagged.taskId = taskId
   tagged.endpoint = endpoint
-  const note = ` (task ${taskId} at ${endpoint.name}: it may still finish; follow it again with task$(client, endpoint, '${taskId}'))`
+  // A 404 means the gateway knows no such task there: following it again cannot help.
+  const unknown = (tagged as { status?: unknown }).status === 404
+  const note = unknown
+    ? ` (task ${taskId} at ${endpoint.name}: the gateway knows no such task; check the id and the endpoint)`
+    : ` (task ${taskId} at ${endpoint.name}: it may still finish; follow it again with task$(client, endpoint, '${taskId}'))`
   const message = tagged.message + note
   if (typeof tagged.stack === 'string') tagged.stack = tagged.stack.replace(tagged.message, message)
   tagged.message = message

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
@@ -6,6 +6,7 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { download$ } from '../../src/download/download$.js'
 import type { DownloadEvent, DownloadSaved } from '../../src/download/types.js'
 import { isConnectionError } from '../../src/errors/ConnectionError.js'
+import { isGatewayError } from '../../src/errors/GatewayError.js'
 import { isHttpError } from '../../src/errors/HttpError.js'
 import { isInvalidRequestError } from '../../src/errors/InvalidRequestError.js'
 import { isResultExpiredError } from '../../src/errors/ResultExpiredError.js'
@@ -114,6 +115,17 @@ describe('download$ to a file', () => {
     const host = await fileHost({ status: () => 410 })
     const { error } = await collect(download$(host.url, { blob: true }))
     expect(isResultExpiredError(error) && error.requested).toBe(true)
+  })
+
+  it('a file that cannot be written ends in a GatewayError naming the file and what to do, and leaves nothing behind', async () => {
+    const host = await fileHost()
+    const dir = await tempDir()
+    // The folder to save into is a file: the file system refuses it.
+    await writeFile(join(dir, 'taken'), 'x')
+    const { error } = await collect(download$(host.url, join(dir, 'taken', 'v.mp4')))
+    expect(isGatewayError(error)).toBe(true)
+    expect((error as Error).message).toMatch(/^Could not write the download to .*taken\/v\.mp4 \((ENOTDIR|EEXIST)\)\. .*download it again before the URL expires\.$/)
+    expect(await readdir(dir)).toEqual(['taken'])
   })
 
   it('unsubscribing mid-transfer aborts the request (the server sees the close) and leaves no file behind', async () => {

@@ -121,10 +121,17 @@ describe('asGatewayError', () => {
 
 describe('tagTask', () => {
   it('names the task and its endpoint on the error and says how to follow it again', () => {
-    const err = tagTask(new HttpError({ method: 'GET', path: '/p', status: 404, body: '' }), TASK_ID, endpoints.t2vSpark)
+    const err = tagTask(new HttpError({ method: 'GET', path: '/p', status: 503, body: '' }), TASK_ID, endpoints.t2vSpark)
     expect(err).toMatchObject({ name: 'HttpError', taskId: TASK_ID, endpoint: endpoints.t2vSpark })
     expect(err.message).toContain(`(task ${TASK_ID} at vendor-b/t2v-spark: it may still finish; follow it again with task$(client, endpoint, '${TASK_ID}'))`)
     expect(err.stack).toContain(`task ${TASK_ID}`)
+  })
+
+  it('says of a task the gateway answers 404 for that it knows no such task, not that it may still finish', () => {
+    const err = tagTask(new HttpError({ method: 'GET', path: '/p', status: 404, body: '' }), TASK_ID, endpoints.t2vSpark)
+    expect(err).toMatchObject({ taskId: TASK_ID, endpoint: endpoints.t2vSpark })
+    expect(err.message).toContain(`(task ${TASK_ID} at vendor-b/t2v-spark: the gateway knows no such task; check the id and the endpoint)`)
+    expect(err.message).not.toContain('may still finish')
   })
 
   it('wraps a foreign error, and leaves an error that already names a task as it is', () => {
