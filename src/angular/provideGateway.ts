@@ -18,7 +18,8 @@ export interface GatewayFeature {
  *
  * @example
  * ```ts
- * TestBed.configureTestingModule({ providers: [{ provide: GATEWAY, useValue: createGateway({ baseUrl: sim.url, apiKey: sim.apiKey }) }] })
+ * // A key in a page (jsdom too) is refused unless allowed: fine for a test against the simulator.
+ * TestBed.configureTestingModule({ providers: [{ provide: GATEWAY, useValue: createGateway({ baseUrl: sim.url, apiKey: sim.apiKey, dangerouslyAllowBrowser: true }) }] })
  * ```
  */
 export const GATEWAY = /* @__PURE__ */ new InjectionToken<Gateway>('rxgate Gateway')
@@ -66,7 +67,7 @@ export function provideGateway(options: GatewayOptions | (() => GatewayOptions),
  * ```ts
  * @Component({ selector: 'app-haiku', template: '{{ text$ | async }}', imports: [AsyncPipe] })
  * export class Haiku {
- *   readonly text$ = injectGateway().responses$({ model: 'gpt-4.1-mini', input: 'A haiku', stream: true }).pipe(responseText())
+ *   readonly text$ = injectGateway().responses$({ model: 'gpt-4.1-mini', input: 'A haiku', stream: true }).pipe(outputText())
  * }
  * ```
  */

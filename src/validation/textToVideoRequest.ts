@@ -23,7 +23,7 @@ const entries = {
 
 /** The text-to-video creation body, every constraint of the interface; unknown fields are refused. */
 export const TextToVideoRequestSchema = v.strictObject(entries, (issue) =>
-  issue.expected === 'never' ? 'is not a field of text-to-video creation (pass allowUnknownFields to send it anyway)' : objectMessage(issue),
+  issue.expected === 'never' ? 'is not a field of text-to-video creation (to send it anyway, pass allowUnknownFields to textToVideo$, or allowUnknownTextToVideoFields to rxgate/server)' : objectMessage(issue),
 )
 
 /** The same rules, letting fields the interface does not list through (e.g. newer model options). */

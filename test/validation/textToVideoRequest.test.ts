@@ -32,7 +32,7 @@ describe('text-to-video request rules', () => {
     [{ prompt: 'ok', audio_url: 'song.mp3' }, 'audio_url', /absolute URI/],
     [{ prompt: 'ok', audio_url: 'https:// spaced' }, 'audio_url', /absolute URI/],
     [{ prompt: 'ok', prompt_extend: null }, 'prompt_extend', /true or false/],
-    [{ prompt: 'ok', safety_filter: true }, 'safety_filter', /not a field of text-to-video creation \(pass allowUnknownFields/],
+    [{ prompt: 'ok', safety_filter: true }, 'safety_filter', /not a field of text-to-video creation \(to send it anyway, pass allowUnknownFields to textToVideo\$/],
   ])('refuses %j, naming %s', (body, field, rule) => {
     const issue = issuesOf(body).find((i) => i.path === field)
     expect(issue, JSON.stringify(issuesOf(body))).toBeDefined()
