@@ -88,7 +88,7 @@ export function responses$<S extends boolean | null | undefined = undefined>(
       ? stream$(client, spec, { resumable: body.background === true, started: false, counts: true })
       : body.background
         ? background$(client, spec)
-        : request$(client, spec, (json) => counted(client, toFinished(json)), createRule(client))
+        : request$(client, spec, (json) => throwIfFailed(counted(client, toResponse(json))), createRule(client))
     return withDeadline(created$, client, options.deadlineMs, client.responsesPath)
   }) as Observable<ResponseOutput<S>>
 }
@@ -164,7 +164,8 @@ function stream$(client: Client, first: RequestSpec, state: StreamState): Observ
       else if (state.last !== undefined && seq <= state.last) return 'old' // replayed: already delivered
       else state.last = seq
       state.started = true
-      if (state.counts && (event.type === 'response.completed' || event.type === 'response.incomplete')) recordUsage(client, event.response)
+      // A failed response is counted too: what it used was spent.
+      if (state.counts && (event.type === 'response.completed' || event.type === 'response.incomplete' || event.type === 'response.failed')) recordUsage(client, event.response)
       return takeEvent(event, out, state)
     },
     retry: (error, failures) => {

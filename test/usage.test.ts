@@ -35,6 +35,17 @@ describe('usageOf and onUsage', () => {
     expect(usageOf(client)).toMatchObject({ responses: 1, totalTokens: 18 })
   })
 
+  it('count a failed response too, single or streamed, since what it used was spent', async () => {
+    const failed = { status: 'failed', error: { code: 'server_error', message: 'boom' }, usage: SPEC_USAGE }
+    const { client, clock } = fakeClient((req) =>
+      (req.json as { stream?: boolean }).stream ? sse(frame(lifecycle('response.failed', 0, { id: 'resp_s', ...failed }))) : json(response({ id: 'resp_1', ...failed })),
+    )
+    const single = await onClock(clock, observe(responses$(client, { model: 'm' }))).done
+    const streamed = await onClock(clock, observe(responses$(client, { model: 'm', stream: true }))).done
+    expect([single.error, streamed.error].map((e) => (e as Error | undefined)?.name)).toEqual(['ResponseFailedError', 'ResponseFailedError'])
+    expect(usageOf(client)).toMatchObject({ responses: 2, totalTokens: 36 })
+  })
+
   it('do not count responses read back (created elsewhere), nor those without usage', async () => {
     const { client, clock } = fakeClient((req) => json(response(req.method === 'GET' ? { usage: SPEC_USAGE } : { usage: null })))
     await onClock(clock, observe(retrieveResponse$(client, 'resp_1'))).done
