@@ -10,6 +10,7 @@ import { observedGate, type ClientHooks } from './hooks.js'
 import { defaultTransport } from './transport/defaultTransport.js'
 import { fetchTransport } from './transport/fetchTransport.js'
 import type { Connection, Transport } from './transport/types.js'
+import { checkFields, checkHeaders, count, POLL_CHECKS, RETRY_CHECKS } from './validation/options.js'
 
 /** Options of {@link createClient} (and `createGateway`). */
 export interface ClientOptions {
@@ -139,6 +140,7 @@ export function createClient(options: ClientOptions): Client {
   const taskDeadlineMs = positive('taskDeadlineMs', DEFAULTS.taskDeadlineMs)
   if (options?.maxConnections !== undefined) positive('maxConnections', 1, 1_000_000)
   const maxConcurrency = options?.maxConcurrency === undefined ? Number.POSITIVE_INFINITY : positive('maxConcurrency', 1, 1_000_000)
+  checkRest(issues, options)
   if (issues.length > 0) throw new InvalidRequestError(issues, 'client options')
 
   const secret = key || undefined
@@ -176,6 +178,51 @@ export function createClient(options: ClientOptions): Client {
   // Held, but out of `console.log(client)` and `JSON.stringify(client)`.
   Object.defineProperties(client, { headers: { value: headers }, secret: { value: secret } })
   return client as typeof client & Pick<Client, 'headers' | 'secret'>
+}
+
+const OPTION_TYPES: Readonly<Record<keyof ClientOptions, 'string' | 'number' | 'boolean' | 'function' | 'object'>> = {
+  baseUrl: 'string',
+  apiKey: 'string',
+  dangerouslyAllowBrowser: 'boolean',
+  fetch: 'function',
+  transport: 'function',
+  maxConnections: 'number',
+  timeoutMs: 'number',
+  maxBodyBytes: 'number',
+  maxEventBytes: 'number',
+  retry: 'object',
+  idempotentCreate: 'boolean',
+  headers: 'object',
+  responsesPath: 'string',
+  responsePoll: 'object',
+  resumeAttempts: 'number',
+  taskPoll: 'object',
+  taskDeadlineMs: 'number',
+  maxConcurrency: 'number',
+  adaptToRateLimits: 'boolean',
+  hooks: 'object',
+  scheduler: 'object',
+}
+
+/** The options the checks above leave: unknown names (a typo keeps a default without a word), types, timings, headers, path. */
+function checkRest(issues: RequestIssue[], given: ClientOptions | undefined): void {
+  const options = given ?? ({} as ClientOptions)
+  for (const [name, value] of Object.entries(options)) {
+    const type = Object.hasOwn(OPTION_TYPES, name) ? OPTION_TYPES[name as keyof ClientOptions] : undefined
+    if (!type) issues.push({ path: name, message: 'is not an option of createClient' })
+    else if (value !== undefined && typeof value !== type && !(name === 'retry' && value === false)) issues.push({ path: name, message: `must be a ${type} (got ${value === null ? 'null' : typeof value})` })
+  }
+  if (options.retry !== false && typeof options.retry === 'object') checkFields(issues, 'retry', options.retry, RETRY_CHECKS)
+  if (typeof options.responsePoll === 'object') checkFields(issues, 'responsePoll', options.responsePoll, POLL_CHECKS)
+  if (typeof options.taskPoll === 'object') checkFields(issues, 'taskPoll', options.taskPoll, POLL_CHECKS)
+  if (typeof options.headers === 'object') checkHeaders(issues, 'headers', options.headers)
+  if (options.resumeAttempts !== undefined) {
+    const broken = count(100)(options.resumeAttempts)
+    if (broken) issues.push({ path: 'resumeAttempts', message: broken })
+  }
+  if (typeof options.responsesPath === 'string' && !/^\/[^?#\s]*$/.test(options.responsesPath)) {
+    issues.push({ path: 'responsesPath', message: 'must be a path starting with / (no query, no spaces)' })
+  }
 }
 
 /** The page's origin in a browser (or a worker), undefined elsewhere. */

@@ -17,6 +17,7 @@ import { json$ } from './transport/json$.js'
 import type { RequestSpec } from './transport/types.js'
 import { recordUsage } from './usage.js'
 import { parsePayload, serializeRequest } from './validation/check.js'
+import { idempotencyKeyIssue } from './validation/options.js'
 import { checkDelay, checkIdSegment } from './validation/paths.js'
 import { isTerminalStatus, ResponseSchema, type Response } from './validation/response.js'
 import { ResponseRequestSchema, type ResponseRequest } from './validation/responseRequest.js'
@@ -78,6 +79,8 @@ export function responses$<S extends boolean | null | undefined = undefined>(
 ): Observable<ResponseOutput<S>> {
   return guard$(client, () => {
     const text = serializeRequest(ResponseRequestSchema, body, 'response request')
+    const badKey = options.idempotencyKey === undefined ? undefined : idempotencyKeyIssue(options.idempotencyKey)
+    if (badKey) throw new InvalidRequestError([{ path: 'idempotencyKey', message: badKey }], 'options')
     const spec: RequestSpec = {
       method: 'POST',
       path: client.responsesPath,

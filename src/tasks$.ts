@@ -17,6 +17,7 @@ import { certainlyNotCreated } from './policy/retryable.js'
 import { createRule } from './policy/rules.js'
 import { json$ } from './transport/json$.js'
 import { parsePayload, serializeRequest } from './validation/check.js'
+import { checkTaskOptions } from './validation/options.js'
 import { checkTaskId, TaskCreatedSchema, TaskIdSchema, TaskReplySchemas, type TaskCreated, type TaskReply } from './validation/task.js'
 import { TextToVideoRequestLooseSchema, TextToVideoRequestSchema, type TextToVideoRequest } from './validation/textToVideoRequest.js'
 import * as v from 'valibot'
@@ -106,6 +107,7 @@ export function createTask$(client: Client, endpoint: TaskEndpoint, body: object
 }
 
 function create$(client: Client, endpoint: TaskEndpoint, body: string, options: CreateTaskOptions): Observable<TaskEvent> {
+  checkTaskOptions(options)
   const key = options.idempotencyKey ?? newIdempotencyKey()
   const path = endpoint.createPath!
   const decode = (json: unknown) => parsePayload(TaskCreatedSchema, json, `reply to ${path}`).task_info
@@ -141,6 +143,7 @@ export function task$(client: Client, endpoint: TaskEndpoint, taskId: string, op
   return new Observable<TaskEvent>((subscriber) => {
     try {
       checkTaskId(taskId)
+      checkTaskOptions(options)
     } catch (error) {
       return subscriber.error(error)
     }

@@ -52,10 +52,47 @@ describe('createClient: options', () => {
     ['a zero maxConnections', { ...BASE, maxConnections: 0 }, 'maxConnections'],
     ['a zero maxConcurrency', { ...BASE, maxConcurrency: 0 }, 'maxConcurrency'],
     ['a fractional maxConcurrency', { ...BASE, maxConcurrency: 2.5 }, 'maxConcurrency'],
+    // Timings that would make a poll loop hammer the gateway, or a retry loop spin.
+    ['a taskPoll first delay that is not a number', { ...BASE, taskPoll: { initialDelayMs: 'x' } }, 'taskPoll.initialDelayMs'],
+    ['a negative taskPoll first delay', { ...BASE, taskPoll: { initialDelayMs: -5 } }, 'taskPoll.initialDelayMs'],
+    ['a zero taskPoll longest delay', { ...BASE, taskPoll: { maxDelayMs: 0 } }, 'taskPoll.maxDelayMs'],
+    ['a taskPoll factor below 1', { ...BASE, taskPoll: { factor: 0.5 } }, 'taskPoll.factor'],
+    ['a taskPoll jitter above 1', { ...BASE, taskPoll: { jitter: 2 } }, 'taskPoll.jitter'],
+    ['a responsePoll with a misspelt field', { ...BASE, responsePoll: { initialDelay: 10 } }, 'responsePoll.initialDelay'],
+    ['a responsePoll that is not an object', { ...BASE, responsePoll: 100 }, 'responsePoll'],
+    ['a negative retry count', { ...BASE, retry: { count: -1 } }, 'retry.count'],
+    ['an endless retry count', { ...BASE, retry: { count: Number.POSITIVE_INFINITY } }, 'retry.count'],
+    ['a negative retry delay', { ...BASE, retry: { baseDelayMs: -1 } }, 'retry.baseDelayMs'],
+    ['retry: true', { ...BASE, retry: true }, 'retry'],
+    ['a fractional resumeAttempts', { ...BASE, resumeAttempts: 1.5 }, 'resumeAttempts'],
+    ['a header value with a line break', { ...BASE, headers: { 'x-team': 'a\r\nx-evil: 1' } }, 'headers.x-team'],
+    ['a header value that is not a string', { ...BASE, headers: { 'x-n': 5 } }, 'headers.x-n'],
+    ['a header name HTTP does not allow', { ...BASE, headers: { 'x team': 'a' } }, 'headers.x team'],
+    ['a responsesPath with a query', { ...BASE, responsesPath: '/v1/responses?x=1' }, 'responsesPath'],
+    ['an option that does not exist (a typo keeps a default)', { ...BASE, timeout: 5_000 }, 'timeout'],
+    ['a flag that is not a boolean', { ...BASE, idempotentCreate: 'yes' }, 'idempotentCreate'],
+    ['a fetch that is not a function', { ...BASE, fetch: {} }, 'fetch'],
   ])('throws InvalidRequestError at once for %s, naming the option', (_, options, field) => {
     const err = refusal(options)
     expect(err.issues.map((i) => i.path)).toContain(field)
     expect(err.message).toMatch(new RegExp(`^Invalid client options: .*${field}`))
+  })
+
+  it('accepts every option in range, and retry: false', () => {
+    expect(() =>
+      createClient({
+        ...BASE,
+        retry: { count: 0, baseDelayMs: 0, maxDelayMs: 0, maxRetryAfterMs: 0 },
+        taskPoll: { initialDelayMs: 1, factor: 1, maxDelayMs: 1, jitter: 0 },
+        responsePoll: { initialDelayMs: 250, factor: 2, maxDelayMs: 2_000, jitter: 1 },
+        resumeAttempts: 0,
+        headers: { 'x-team': 'tools', 'X-Trace': 'a b' },
+        responsesPath: '/vendors/vendor-a/v1/responses',
+        idempotentCreate: true,
+        adaptToRateLimits: false,
+      }),
+    ).not.toThrow()
+    expect(() => createClient({ ...BASE, retry: false })).not.toThrow()
   })
 
   it('names both required options when given none', () => {

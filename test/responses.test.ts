@@ -71,6 +71,14 @@ describe('responses$: creating a response', () => {
     expect(gw.request(1).headers['idempotency-key']).toBe('my-key-1')
   })
 
+  it('refuses an Idempotency-Key that cannot be a header value, sending nothing', async () => {
+    const { gw, client } = fakeClient(() => json(response()))
+    const { error } = await observe(responses$(client, { model: 'm' }, { idempotencyKey: 'two\nlines' })).done
+    expect(error).toBeInstanceOf(InvalidRequestError)
+    expect((error as InvalidRequestError).issues.map((i) => i.path)).toEqual(['idempotencyKey'])
+    expect(gw.requests).toHaveLength(0)
+  })
+
   it.each([
     ['a refused connection', networkError('ECONNREFUSED')],
     ['a host not found', networkError('ENOTFOUND')],

@@ -234,6 +234,35 @@ describe('textToVideo$: a creation whose outcome is unknown', () => {
   })
 })
 
+describe('per-call options are checked before anything is sent', () => {
+  it.each([
+    ['a poll delay that is not a number', { poll: { initialDelayMs: 'soon' } }, 'poll.initialDelayMs'],
+    ['a zero poll delay (a loop hammering the gateway)', { poll: { initialDelayMs: 0 } }, 'poll.initialDelayMs'],
+    ['a misspelt poll field', { poll: { every: 100 } }, 'poll.every'],
+    ['a zero deadline', { deadlineMs: 0 }, 'deadlineMs'],
+    ['an idempotency key with a line break', { idempotencyKey: 'abc\ndef' }, 'idempotencyKey'],
+    ['an empty idempotency key', { idempotencyKey: '' }, 'idempotencyKey'],
+  ])('textToVideo$ and createTask$ refuse %s with InvalidRequestError, creating nothing', async (_, options, field) => {
+    for (const call of [
+      (client: Client) => textToVideo$(client, { prompt: 'p' }, options as never),
+      (client: Client) => createTask$(client, endpoints.i2iPreview, { prompt: 'p' }, options as never),
+    ]) {
+      const { gw, o } = run(call, gateway())
+      const { error } = await o.done
+      expect((error as Error).name).toBe('InvalidRequestError')
+      expect((error as { issues: Array<{ path: string }> }).issues.map((i) => i.path)).toEqual([field])
+      expect(gw.requests).toHaveLength(0)
+    }
+  })
+
+  it('task$ refuses bad poll options with InvalidRequestError, reading nothing', async () => {
+    const { gw, o } = run((client) => task$(client, endpoints.t2vSpark, TASK_ID, { poll: { factor: 0 } }), gateway())
+    const { error } = await o.done
+    expect((error as { issues: Array<{ path: string }> }).issues.map((i) => i.path)).toEqual(['poll.factor'])
+    expect(gw.requests).toHaveLength(0)
+  })
+})
+
 describe('textToVideo$: a creation waiting for its turn in the budget', () => {
   it('is not timed out while it waits: timeoutMs starts when it is sent, so it creates the task once instead of ending ambiguous', async () => {
     const answer: Answer = (req) => (req.path.includes('/responses') ? sse('fed') : req.method === 'POST' ? json(created(), 202) : json(taskReply('completed')))

@@ -1,0 +1,93 @@
+import { InvalidRequestError, type RequestIssue } from '../errors/InvalidRequestError.js'
+
+// The checks of the library's own options (client and per call), which
+// valibot's request schemas do not cover: a malformed timing would make a
+// poll loop hammer the gateway, a typo would silently keep a default.
+
+const MAX_TIMER_MS = 2 ** 31 - 1
+
+/** A check of one value: the rule it breaks, or undefined. */
+type Check = (value: unknown) => string | undefined
+
+const show = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : String(value))
+const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value)
+
+/** An integer of milliseconds from `min` to the longest timer. */
+export const millis =
+  (min: number): Check =>
+  (value) =>
+    isNumber(value) && Number.isInteger(value) && value >= min && value <= MAX_TIMER_MS ? undefined : `must be an integer of milliseconds from ${min} to ${MAX_TIMER_MS} (got ${show(value)})`
+
+/** An integer from 0 to `max`. */
+export const count =
+  (max: number): Check =>
+  (value) =>
+    isNumber(value) && Number.isInteger(value) && value >= 0 && value <= max ? undefined : `must be an integer from 0 to ${max} (got ${show(value)})`
+
+const between =
+  (min: number, max: number): Check =>
+  (value) =>
+    isNumber(value) && value >= min && value <= max ? undefined : `must be a number from ${min} to ${max} (got ${show(value)})`
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+
+/** Polling: the first wait, its growth, the longest wait and the share of it taken off at random. */
+export const POLL_CHECKS: Readonly<Record<string, Check>> = { initialDelayMs: millis(1), factor: between(1, 100), maxDelayMs: millis(1), jitter: between(0, 1) }
+
+/** Retries: how many, and the waits between them. */
+export const RETRY_CHECKS: Readonly<Record<string, Check>> = { count: count(100), baseDelayMs: millis(0), maxDelayMs: millis(0), maxRetryAfterMs: millis(0) }
+
+/**
+ * Adds to `issues` what is wrong with `value`, an options object whose
+ * fields `checks` knows (an unknown field is an issue too: a typo would
+ * otherwise keep the default without a word). Undefined is no options.
+ */
+export function checkFields(issues: RequestIssue[], path: string, value: unknown, checks: Readonly<Record<string, Check>>): void {
+  if (value === undefined) return
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    issues.push({ path, message: `must be an object (got ${Array.isArray(value) ? 'an array' : show(value)})` })
+    return
+  }
+  for (const [key, field] of Object.entries(value)) {
+    const check = Object.hasOwn(checks, key) ? checks[key] : undefined
+    if (!check) issues.push({ path: `${path}.${key}`, message: `is not an option (the options are ${Object.keys(checks).join(', ')})` })
+    else if (field !== undefined) {
+      const broken = check(field)
+      if (broken) issues.push({ path: `${path}.${key}`, message: broken })
+    }
+  }
+}
+
+/** Extra headers: names that HTTP allows, string values on one line. */
+export function checkHeaders(issues: RequestIssue[], path: string, value: unknown): void {
+  if (value === undefined) return
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    issues.push({ path, message: 'must be an object of header names and string values' })
+    return
+  }
+  for (const [name, field] of Object.entries(value)) {
+    if (!TOKEN.test(name)) issues.push({ path: `${path}.${name}`, message: 'is not a valid header name' })
+    else if (typeof field !== 'string') issues.push({ path: `${path}.${name}`, message: `must be a string (got ${typeof field})` })
+    else if (/[\r\n\0]/.test(field)) issues.push({ path: `${path}.${name}`, message: 'must not hold line breaks or NUL' })
+  }
+}
+
+/** Per-call options of the task functions (`poll`, `deadlineMs`, and for creations `idempotencyKey`): throws {@link InvalidRequestError} naming each broken one. */
+export function checkTaskOptions(options: { readonly poll?: unknown; readonly deadlineMs?: unknown; readonly idempotencyKey?: unknown }): void {
+  const issues: RequestIssue[] = []
+  checkFields(issues, 'poll', options.poll, POLL_CHECKS)
+  if (options.deadlineMs !== undefined) {
+    const broken = millis(1)(options.deadlineMs)
+    if (broken) issues.push({ path: 'deadlineMs', message: broken })
+  }
+  if (options.idempotencyKey !== undefined) {
+    const broken = idempotencyKeyIssue(options.idempotencyKey)
+    if (broken) issues.push({ path: 'idempotencyKey', message: broken })
+  }
+  if (issues.length > 0) throw new InvalidRequestError(issues, 'options')
+}
+
+/** An `Idempotency-Key` is a header value: 1 to 255 printable ASCII characters. */
+export function idempotencyKeyIssue(key: unknown): string | undefined {
+  return typeof key === 'string' && /^[\x21-\x7e]{1,255}$/.test(key) ? undefined : `must be 1 to 255 printable ASCII characters without spaces (got ${show(key)})`
+}
