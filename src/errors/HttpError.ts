@@ -22,7 +22,16 @@ const ADVICE: Record<HttpErrorKind, string> = {
 
 // A 429 is not always a rate limit: out of credit, a spend cap or a billing
 // problem is answered 429 too, and no retry fixes those.
-const PERMANENT_429 = /insufficient_quota|quota|billing|spend|budget|credit|balance/i
+const PERMANENT_429 = /insufficient_quota|billing|spend|budget|credit|balance/i
+// "Quota" alone is ambiguous: a per-minute quota (Google's "Quota exceeded for
+// quota metric '… per minute'") is a rate limit, and passes.
+const QUOTA = /quota/i
+const RATE = /per (second|minute|hour)|rate|\b[RT]P[SM]\b/i
+
+function permanent429(code: string | number | undefined, type: string | undefined, message: string | undefined): boolean {
+  const said = `${code ?? ''} ${type ?? ''} ${message ?? ''}`
+  return PERMANENT_429.test(said) || (QUOTA.test(said) && !RATE.test(said))
+}
 
 /**
  * The gateway answered with a non-2xx status. `code`, `type` and
@@ -53,7 +62,7 @@ export class HttpError extends GatewayError {
   constructor(init: { method: string; path: string; status: number; body: string; retryAfterMs?: number | undefined }) {
     const { code, type, message } = parseErrorBody(init.body)
     const kind = httpErrorKind(init.status)
-    const quota = init.status === 429 && PERMANENT_429.test(`${code ?? ''} ${type ?? ''} ${message ?? ''}`)
+    const quota = init.status === 429 && permanent429(code, type, message)
     const permanent = quota || !(init.status === 408 || init.status === 429 || init.status >= 500)
     const said = message ? `: ${message.replace(/[.\s]+$/, '')}` : ''
     const advice = quota ? 'The account is out of quota or credit; retrying will not help' : ADVICE[kind]

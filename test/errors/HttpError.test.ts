@@ -47,6 +47,11 @@ describe('HttpError.permanent', () => {
     [429, '{"message":"Daily spend cap reached","code":"spend_cap"}', true],
     [429, '{"detail":"billing hard limit has been reached"}', true],
     [429, '{"detail":"Your credit balance is too low"}', true],
+    [429, '{"detail":"Monthly quota exhausted"}', true],
+    // A per-minute quota is a rate limit: it passes.
+    [429, '{"error":{"code":429,"message":"Quota exceeded for quota metric \'Generate Content API requests per minute\'","status":"RESOURCE_EXHAUSTED"}}', false],
+    [429, '{"error":{"message":"Rate limit reached for gpt-4.1 on tokens per min (TPM): Limit 30000","type":"tokens","code":"rate_limit_exceeded"}}', false],
+    [429, '{"detail":"Too many requests"}', false],
   ])('%i %s → permanent %s', (status, body, permanent) => {
     expect(make(status, body).permanent).toBe(permanent)
   })
