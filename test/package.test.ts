@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { build } from 'esbuild'
 import { describe, expect, it } from 'vitest'
+import { createWorkspace } from './readme/workspace.js'
+import { typecheck } from './readme/typecheck.js'
 
 // `npm test` builds first, so these read the package as users get it, by its
 // own name through the `exports` map.
@@ -48,6 +50,22 @@ describe('the built package', () => {
   it('exports the simulator at rxgate/sim from both', () => {
     expect(node(['--input-type=module', '-e', "import { startSimulator } from 'rxgate/sim'; console.log(typeof startSimulator)"])).toBe('function')
     expect(node(['-e', "console.log(typeof require('rxgate/sim').startSimulator)"])).toBe('function')
+  })
+
+  it('ships the stream event types that narrow: the narrowing checks compile against the published .d.ts, in strict mode', async () => {
+    // test/types/narrowing.ts, with its imports from src/ turned into one import from 'rxgate'.
+    const source = readFileSync(new URL('./types/narrowing.ts', import.meta.url), 'utf8')
+    const imports = [...source.matchAll(/^import type \{ ([^}]+) \} from '\.\.\/\.\.\/src\/[^']+'$/gm)]
+    expect(imports.length).toBeGreaterThan(3)
+    const names = imports.flatMap((m) => m[1]!.split(',').map((name) => name.trim()))
+    const published = `import type { ${names.join(', ')} } from 'rxgate'\n${source.replace(/^import type .*$/gm, '')}`
+    const workspace = await createWorkspace()
+    try {
+      const file = await workspace.write('narrowing.ts', published)
+      expect(typecheck([file]).get(file)).toEqual([])
+    } finally {
+      await workspace.remove()
+    }
   })
 
   it('ships types for both module systems and the CLI', () => {
