@@ -1,19 +1,8 @@
-import { afterEach } from 'vitest'
 import { createClient, type Client } from '../../src/client.js'
-import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/sim/index.js'
+import type { Simulator } from '../../src/sim/index.js'
 
-const running: Simulator[] = []
-
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((sim) => sim.close()))
-})
-
-/** A simulator closed after the current test; stream frames 1 ms apart unless told otherwise. */
-export async function simulator(options: SimulatorOptions = {}): Promise<Simulator> {
-  const sim = await startSimulator({ streamDelayMs: 1, ...options })
-  running.push(sim)
-  return sim
-}
+// A simulator closed after the current test, as the simulator's own tests start one.
+export { simulator } from '../sim/helpers.js'
 
 /** A client of the simulator. */
 export function clientOf(sim: Simulator): Client {
