@@ -17,7 +17,8 @@ const RESPONSE: HttpEventType.Response = 4
  * `provideHttpClient(withFetch())` each network chunk is one event; the
  * XHR backend reports progress too, less often). Aborting the request
  * unsubscribes, which aborts the fetch. Any HTTP status resolves; only a
- * network failure (status 0) rejects.
+ * network failure (status 0) rejects, or HttpClient completing without the
+ * reply (its app was destroyed, or an interceptor returned none).
  *
  * @example
  * ```ts
@@ -30,6 +31,7 @@ export function httpClientTransport(http: HttpClient): Transport {
       const body = new ChunkQueue()
       const encoder = new TextEncoder()
       let answered = false
+      let whole = false
       let seen = 0
       // The progress events carry the text so far: pass on only what is new.
       const take = (text: string | null | undefined) => {
@@ -54,6 +56,7 @@ export function httpClientTransport(http: HttpClient): Transport {
             if (event.type === RESPONSE_HEADER) answer(event.status, event.headers)
             else if (event.type === DOWNLOAD_PROGRESS) take(event.partialText)
             else if (event.type === RESPONSE) {
+              whole = true
               answer(event.status, event.headers)
               take(event.body)
             }
@@ -67,6 +70,8 @@ export function httpClientTransport(http: HttpClient): Transport {
             body.end()
           },
           complete: () => {
+            // Without the reply event HttpClient gave up: a body it stopped reading is cut, not whole.
+            if (!whole) return fail(new TypeError('HttpClient ended the request without its reply: its app was destroyed, or an interceptor completed without passing the request on'))
             request.signal.removeEventListener('abort', abort)
             body.end()
           },

@@ -1,5 +1,8 @@
 import type http from 'node:http'
-import { describe, expect, it } from 'vitest'
+import type { HttpClient } from '@angular/common/http'
+import { EMPTY } from 'rxjs'
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest'
+import { httpClientTransport } from '../../src/angular/httpClientTransport.js'
 import { createClient, type Client, type ClientOptions } from '../../src/client.js'
 import { ConnectionError } from '../../src/errors/ConnectionError.js'
 import { HttpError } from '../../src/errors/HttpError.js'
@@ -14,15 +17,21 @@ import { observe } from '../helpers/collect.js'
 import { KEY } from '../helpers/fixtures.js'
 import { expectNoKeyFragment } from '../helpers/secrets.js'
 import { closedPort, sendJson, startServer, startSse, waitFor, within } from '../helpers/server.js'
+import { angularHttpClient } from './angularHttpClient.js'
 
 // The behaviours every transport must have, written once and run against
 // each transport rxgate ships, over a real loopback socket. Waits on the
 // socket (a close the server sees) are bounded by `within`, so a transport
 // that fails to abort fails here in seconds instead of hanging.
 
+// An Angular app's real HttpClient (fetch backend), shared by its cases.
+const angular = await angularHttpClient()
+afterAll(angular.destroy)
+
 const TRANSPORTS: Array<{ name: string; options: Partial<ClientOptions> }> = [
   { name: 'undici (the Node default)', options: {} },
   { name: 'fetch (createClient({ fetch }))', options: { fetch: (input, init) => globalThis.fetch(input, init) } },
+  { name: 'Angular HttpClient (httpClientTransport, withFetch)', options: { transport: httpClientTransport(angular.http) } },
 ]
 
 const CLOSE_MS = 2_000
@@ -294,5 +303,37 @@ describe.each(TRANSPORTS)('transport conformance: $name', ({ options }) => {
       expect(error).toMatchObject({ name: 'PayloadTooLargeError', limit: 'maxEventBytes', limitBytes: 1_000_000 })
       await within(server.requests[0]!.closedEarly, CLOSE_MS, 'the server seeing the close')
     })
+  })
+})
+
+// What only HttpClient does: it belongs to an Angular app, whose end stops it.
+describe('transport conformance: Angular HttpClient, its app', () => {
+  const send = (http: HttpClient, url: string): Promise<TransportResponse> => httpClientTransport(http)({ method: 'GET', url, headers: {}, signal: new AbortSwitch() })
+
+  it('destroyed in the middle of the body: reading rejects, not ends as if the reply were whole, and the server sees the close', async () => {
+    const app = await angularHttpClient()
+    const second = gate()
+    const server = await startServer(async (_, res) => {
+      startSse(res)
+      res.write('one')
+      await second.wait
+      res.write('two')
+    })
+    const res = await send(app.http, `${server.url}/r`)
+    const chunks = res.body[Symbol.asyncIterator]()
+    expect(await nextChunk(chunks)).toBe('one')
+    app.destroy()
+    second.open()
+    // HttpClient looks at its app only between chunks: it passes on the one
+    // it was waiting for, then stops reading and completes without a reply.
+    expect(await nextChunk(chunks)).toBe('two')
+    await expect(chunks.next()).rejects.toThrow(/without its reply/)
+    await within(server.requests[0]!.closedEarly, CLOSE_MS, 'the server seeing the close')
+  })
+
+  it('an interceptor that completes without a reply: the request rejects instead of waiting forever', async () => {
+    const app = await angularHttpClient(() => EMPTY)
+    onTestFinished(app.destroy)
+    await expect(within(send(app.http, `http://127.0.0.1:${await closedPort()}/r`), CLOSE_MS, 'the rejection')).rejects.toThrow(/without its reply/)
   })
 })
