@@ -84,6 +84,17 @@ describe('compileCheck', () => {
     expect(compileCheck(schema)!(value)).toBe(false)
   })
 
+  // JSON.parse makes `__proto__` an own key; a check that reads fields through the prototype would differ.
+  it.each([
+    ['a response whose usage is an own __proto__ key', ResponseSchema, JSON.parse(`{"id":"r","object":"response","created_at":1,"model":"m","status":"completed","output":[],"__proto__":{"usage":5}}`)],
+    ['a response without output but with __proto__.output', ResponseSchema, JSON.parse(`{"id":"r","object":"response","created_at":1,"model":"m","status":"completed","__proto__":{"output":[]}}`)],
+    ['a delta event with a constructor key', streamEventSchema('response.output_text.delta'), JSON.parse(`{"type":"response.output_text.delta","sequence_number":1,"item_id":"i","output_index":0,"content_index":0,"delta":"x","constructor":1}`)],
+    ['a delta event whose delta sits under __proto__', streamEventSchema('response.output_text.delta'), JSON.parse(`{"type":"response.output_text.delta","sequence_number":1,"item_id":"i","output_index":0,"content_index":0,"__proto__":{"delta":"x"}}`)],
+    ['a task created whose task_info sits under __proto__', TaskCreatedSchema, JSON.parse(`{"__proto__":{"task_info":{"id":"0b6ea0f5-5f7e-4a7e-9a6c-2f0d5d0c9a11","created_at":"${T}","updated_at":"${T}"}}}`)],
+  ])('agrees with valibot on prototype keys: %s', (_, schema, value) => {
+    expect(compileCheck(schema)!(value)).toBe(v.is(schema, value))
+  })
+
   it('declines schemas whose output differs from their input, leaving them to valibot', () => {
     expect(compileCheck(TaskReplySchemas.video)).toBeUndefined() // statuses are rewritten
     expect(compileCheck(TextToVideoRequestSchema)).toBeUndefined() // strict objects are not read
