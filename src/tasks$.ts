@@ -1,4 +1,4 @@
-import { concat, Observable, of, switchMap, type Subscriber, type Unsubscribable } from 'rxjs'
+import { concat, defer, Observable, of, switchMap, type Subscriber, type Unsubscribable } from 'rxjs'
 import { checkAudio$, type AudioCheckOptions } from './audio/checkAudio$.js'
 import { guard$, type Client } from './client.js'
 import { asGatewayError } from './errors/GatewayError.js'
@@ -12,7 +12,7 @@ import { isValidationError } from './errors/ValidationError.js'
 import { followTask, startFollow, type PollTaskOptions, type TaskEvent, type TaskReader } from './operators/pollTask.js'
 import { DEFAULTS, type PollDelayOptions } from './policy/defaults.js'
 import { newIdempotencyKey } from './policy/idempotency.js'
-import { request$ } from './policy/request$.js'
+import { request$, type RetryRule } from './policy/request$.js'
 import { certainlyNotCreated } from './policy/retryable.js'
 import { createRule } from './policy/rules.js'
 import { json$ } from './transport/json$.js'
@@ -112,10 +112,24 @@ function create$(client: Client, endpoint: TaskEndpoint, body: string, options: 
   const path = endpoint.createPath!
   const decode = (json: unknown) => parsePayload(TaskCreatedSchema, json, `reply to ${path}`).task_info
   const spec = { method: 'POST', path, body, headers: { 'idempotency-key': key } } as const
-  // Unless it certainly created nothing, a failed creation may have made a (paid) task.
-  const unknown = (error: unknown) =>
-    certainlyNotCreated(error) ? error : new TaskCreationUnknownError({ endpoint, idempotencyKey: key, taskId: taskIdIn(error), cause: error })
-  return request$(client, spec, decode, createRule(client), unknown).pipe(
+  const rule = createRule(client)
+  return defer(() => {
+    // Judged over every attempt, not the last alone: once one attempt may have
+    // made the (paid) task, a later attempt that certainly made nothing (a
+    // refused connection, a 429) does not make the outcome any less unknown.
+    let mayExist = false
+    let seenId: string | undefined
+    const judged: RetryRule = (error, failures) => {
+      if (!certainlyNotCreated(error)) mayExist = true
+      seenId ??= taskIdIn(error)
+      return rule(error, failures)
+    }
+    const unknown = (error: unknown) =>
+      !mayExist && certainlyNotCreated(error)
+        ? error
+        : new TaskCreationUnknownError({ endpoint, idempotencyKey: key, taskId: taskIdIn(error) ?? seenId, cause: error })
+    return request$(client, spec, decode, judged, unknown)
+  }).pipe(
     switchMap((info: TaskCreated['task_info']) =>
       concat(
         of<TaskEvent>({ type: 'created', taskId: info.id, taskInfo: info, idempotencyKey: key }),

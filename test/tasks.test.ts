@@ -223,13 +223,34 @@ describe('textToVideo$: a creation whose outcome is unknown', () => {
       expect(keys).toEqual([keys[0], keys[0]])
     })
 
-    it('ends in TaskCreationUnknownError after `count` retries, every one sent with the same key', async () => {
-      const { gw, o } = run(t2v(), gateway([http(500), http(502), networkError('ECONNRESET')]), { idempotentCreate: true, retry: { count: 2, baseDelayMs: 0 } })
+    it('ends in TaskCreationUnknownError after 5 retries (as many failures as a follow rides out), every one sent with the same key', async () => {
+      const failures = [http(500), http(502), networkError('ECONNRESET'), http(504), http(500), networkError('ECONNRESET')]
+      const { gw, o } = run(t2v(), gateway(failures), { idempotentCreate: true, retry: { count: 2, baseDelayMs: 0 } })
       const { error } = await o.done
       expect(error).toMatchObject({ name: 'TaskCreationUnknownError', cause: { name: 'ConnectionError' } })
       const keys = gw.requests.map((r) => r.headers['idempotency-key'])
-      expect(keys).toEqual([keys[0], keys[0], keys[0]])
+      expect(keys).toEqual(Array(6).fill(keys[0]))
       expect((error as TaskCreationUnknownError).idempotencyKey).toBe(keys[0])
+    })
+
+    // The last attempt alone would say "nothing was created"; an earlier one may have made the task.
+    it.each([
+      ['a refused connection', networkError('ECONNREFUSED')],
+      ['a rate-limiting 429 to wait out longer than allowed', http(429, { detail: 'slow down' }, { 'retry-after': '3600' })],
+      ['a 400', http(400, { detail: 'bad' })],
+    ])('still ends in TaskCreationUnknownError when a retry after a reset ends in %s', async (_, last) => {
+      const { gw, o } = run(t2v(), gateway([networkError('ECONNRESET'), last as FakeReply]), { idempotentCreate: true, retry: { count: 1, baseDelayMs: 0 } })
+      const { error } = await o.done
+      const keys = gw.requests.map((r) => r.headers['idempotency-key'])
+      expect(keys).toEqual([keys[0], keys[0]])
+      expect(error).toBeInstanceOf(TaskCreationUnknownError)
+      expect((error as TaskCreationUnknownError).idempotencyKey).toBe(keys[0])
+    })
+
+    it('keeps the task id an earlier reply held when a later attempt fails otherwise', async () => {
+      const { o } = run(t2v(), gateway([json({ task_info: { id: TASK_ID } }, 202), http(500), networkError('ECONNREFUSED')]), { idempotentCreate: true, retry: { count: 2, baseDelayMs: 0 } })
+      const { error } = await o.done
+      expect(error).toMatchObject({ name: 'TaskCreationUnknownError', taskId: TASK_ID })
     })
   })
 })

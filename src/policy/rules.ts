@@ -1,5 +1,5 @@
 import { isHttpError } from '../errors/HttpError.js'
-import type { RetryOptions } from './defaults.js'
+import { DEFAULTS, type RetryOptions } from './defaults.js'
 import { retryWait } from './delays.js'
 import type { RetryRule } from './request$.js'
 import { isTransient, neverArrived } from './retryable.js'
@@ -43,6 +43,12 @@ export function readRule(policy: RetryPolicy): RetryRule {
  */
 export function createRule(policy: RetryPolicy): RetryRule {
   const { retry, idempotentCreate } = policy
-  return (error, failures) =>
-    retry && failures <= allowed(policy, error) && (neverArrived(error) || (idempotentCreate && isTransient(error))) ? retryWait(error, failures, retry) : undefined
+  return (error, failures) => {
+    if (!retry) return undefined
+    if (neverArrived(error)) return failures <= allowed(policy, error) ? retryWait(error, failures, retry) : undefined
+    // With the key honoured a resend is as safe as a read, and giving up leaves
+    // the caller an unknown outcome: it rides out as many failures as a task follow.
+    if (idempotentCreate && isTransient(error) && failures <= Math.max(allowed(policy, error), DEFAULTS.pollFailures)) return retryWait(error, failures, retry)
+    return undefined
+  }
 }
