@@ -186,6 +186,14 @@ describe('followTask: failed reads', () => {
     expect(error.message).toContain(`follow it again with task$(client, endpoint, '${TASK_ID}')`)
   })
 
+  it('says which task a reply named instead of the one followed', () => {
+    const run = follow(() => of(reply('processing', { id: OTHER_TASK_ID })), { retry: { baseDelayMs: 100 } })
+    const error = endedWith(run)
+    expect(error).toBeInstanceOf(ValidationError)
+    expect(error).toMatchObject({ issues: [{ path: 'task_info.id', message: `names task ${OTHER_TASK_ID}, not ${TASK_ID}` }] })
+    expect((error as Error).message).toContain(`Unexpected reply to ${ENDPOINT.resultPath}/{task_id} from the gateway`)
+  })
+
   it('starts the count again after a good reply: 5 failures, a reply, 5 failures, completed', () => {
     const run = follow((n) => (n === 6 ? of(reply('processing')) : n === 12 ? of(reply('completed')) : throwError(() => http(503))), { retry: { baseDelayMs: 100 } })
     expect(run.error).toBeUndefined()

@@ -50,6 +50,25 @@ describe('textDeltas', () => {
   })
 })
 
+describe('responseText', () => {
+  it('joins only the output_text parts of message items that hold a content list', () => {
+    const r = resp({
+      output_text: '',
+      output: [
+        { id: 'r1', type: 'reasoning', content: [{ type: 'output_text', text: 'NOT AN ANSWER' }] },
+        { id: 'm0', type: 'message', role: 'assistant' },
+        {
+          id: 'm1',
+          type: 'message',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: 'A' }, { type: 'output_text' }, { type: 'reasoning_text', text: 'hidden' }, { type: 'output_text', text: 'B' }],
+        },
+      ],
+    })
+    expect(responseText(r)).toBe('AB')
+  })
+})
+
 describe('outputText', () => {
   it('from a stream: emits exactly the deltas joined, once, when the stream completes', () => {
     const src = new Subject<ResponseStreamEvent>()

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { HttpError } from '../../src/errors/HttpError.js'
 import { Budget, type BudgetOptions } from '../../src/policy/budget.js'
-import { AbortSwitch } from '../../src/transport/abort.js'
+import { AbortSwitch, type AbortSignalLike } from '../../src/transport/abort.js'
 import type { Pass, RequestSpec } from '../../src/transport/types.js'
 import { settle, VirtualClock } from '../helpers/clock.js'
 
@@ -15,7 +15,7 @@ function setup(options: Partial<BudgetOptions> = {}) {
   const admitted: string[] = []
   const passes = new Map<string, Pass>()
   /** Asks to enter as `name`; records when it is admitted. */
-  const enter = (name: string, signal = new AbortSwitch()) => {
+  const enter = (name: string, signal: AbortSignalLike = new AbortSwitch()) => {
     const got = budget.enter(SPEC, signal)
     const take = (pass: Pass) => {
       admitted.push(name)
@@ -66,6 +66,43 @@ describe('Budget: maxConcurrency', () => {
     expect(admitted).toEqual(['a', 'c'])
   })
 
+  it('gives a pass at once, without a turn of the event loop, while there is room and nobody waits', () => {
+    const { budget } = setup({ maxConcurrency: 1 })
+    const first = budget.enter(SPEC, new AbortSwitch())
+    expect(first).not.toBeInstanceOf(Promise)
+    const second = budget.enter(SPEC, new AbortSwitch())
+    expect(second).toBeInstanceOf(Promise)
+    ;(second as Promise<Pass>).catch(() => {})
+  })
+
+  it('takes out of the queue exactly the waiter whose subscriber left, wherever it stands', async () => {
+    const { admitted, passes, enter } = setup({ maxConcurrency: 1 })
+    void enter('a')
+    void enter('b')
+    const signal = new AbortSwitch()
+    void enter('c', signal)
+    void enter('d')
+    signal.abort()
+    passes.get('a')!.done(undefined)
+    await settle()
+    passes.get('b')!.done(undefined)
+    await settle()
+    expect(admitted).toEqual(['a', 'b', 'd'])
+  })
+
+  it('takes a real AbortSignal: aborting it lets the waiter out of the queue', async () => {
+    const { admitted, passes, enter } = setup({ maxConcurrency: 1 })
+    void enter('a')
+    const controller = new AbortController()
+    const b = enter('b', controller.signal)
+    void enter('c')
+    controller.abort()
+    await expect(b).rejects.toThrow('aborted while waiting for the budget')
+    passes.get('a')!.done(undefined)
+    await settle()
+    expect(admitted).toEqual(['a', 'c'])
+  })
+
   it('admits everything at once without a limit', async () => {
     const { admitted, enter } = setup()
     for (let i = 0; i < 100; i++) void enter(`r${i}`)
@@ -104,6 +141,19 @@ describe('Budget: adapting to rate limits', () => {
     await settle()
     // Room grew from 4 by 1/4 per success: four successes make 5; three more (1/5 each) do not make 6.
     expect(admitted.filter((n) => n.startsWith('b'))).toHaveLength(5)
+  })
+
+  it('halves what was in flight when the 429 came, not the limit; failures other than 429 neither shrink nor grow the room', async () => {
+    const { clock, admitted, passes, enter } = setup({ maxConcurrency: 8 })
+    for (let i = 0; i < 4; i++) void enter(`a${i}`)
+    await settle()
+    // 4 in flight when a0 is limited: room for floor(4 / 2) = 2.
+    passes.get('a0')!.done(rateLimited(0))
+    for (let i = 0; i < 10; i++) void enter(`b${i}`)
+    await clock.run(0)
+    for (let i = 1; i < 4; i++) passes.get(`a${i}`)!.done(new Error('failed'))
+    await settle()
+    expect(admitted.filter((n) => n.startsWith('b'))).toEqual(['b0', 'b1'])
   })
 
   it('backs off 1 s, 2 s, 4 s … after 429s without Retry-After, never longer than maxPauseMs', async () => {

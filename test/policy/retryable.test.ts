@@ -103,6 +103,33 @@ describe('createRule', () => {
   })
 })
 
+describe('rate limits paced by the client budget (pacedRateLimits)', () => {
+  const rateLimit = () => http(429, '{"error":{"code":"rate_limit_exceeded","message":"slow down"}}')
+  const survived = (rule: (e: unknown, n: number) => number | undefined, error: () => unknown) => {
+    let n = 1
+    while (n <= 50 && rule(error(), n) !== undefined) n++
+    return n - 1
+  }
+
+  it('rides out up to 10 rate-limiting 429s in a row, reading or creating; other failures keep to `count`', () => {
+    for (const make of [readRule, createRule]) {
+      const rule = make({ retry, idempotentCreate: false, pacedRateLimits: true })
+      expect(survived(rule, rateLimit)).toBe(10)
+      expect(survived(rule, () => http(503))).toBe(2)
+    }
+    expect(survived(readRule({ retry, idempotentCreate: false, pacedRateLimits: true }), () => http(502))).toBe(2)
+  })
+
+  it('without pacing, a rate-limiting 429 keeps to `count`', () => {
+    expect(survived(readRule({ retry, idempotentCreate: false }), rateLimit)).toBe(2)
+    expect(survived(readRule({ retry, idempotentCreate: false, pacedRateLimits: false }), rateLimit)).toBe(2)
+  })
+
+  it('a `count` above 10 still holds for paced 429s', () => {
+    expect(survived(readRule({ retry: { ...retry, count: 12 }, idempotentCreate: false, pacedRateLimits: true }), rateLimit)).toBe(12)
+  })
+})
+
 describe('DEFAULTS', () => {
   it('hold the documented numbers', () => {
     expect(DEFAULTS).toMatchObject({

@@ -49,6 +49,26 @@ describe('sse$: events', () => {
     expect((await o.done).values).toEqual([{ type: 'a', n: 1 }, { type: 'b' }, { type: 'done' }])
   })
 
+  it('names a payload by its event only when it is an object without a type; anything else reaches decode as sent', async () => {
+    const seen: unknown[] = []
+    const keep = {
+      decode: (json: unknown) => (seen.push(json), json),
+      isLast: (e: unknown) => (e as Ev | null)?.type === 'done',
+    }
+    const body = [
+      'data: {"n":1}\n\n', // no event name
+      'event: x\ndata: 7\n\n',
+      'event: x\ndata: "text"\n\n',
+      'event: x\ndata: null\n\n',
+      'event: x\ndata: {"type":"b"}\n\n',
+      'event: x\ndata: {"n":2}\n\n',
+      ev('done'),
+    ]
+    const { client } = fakeClient(() => sse(body.join('')), { timeoutMs: 1_000 })
+    expect(await observe(sse$(client, SPEC, keep)).done).toMatchObject({ completed: true })
+    expect(seen).toStrictEqual([{ n: 1 }, 7, 'text', null, { type: 'b' }, { type: 'x', n: 2 }, { type: 'done' }])
+  })
+
   it('delivers a last event the server did not close with a blank line', async () => {
     const { o } = run(() => sse(ev('a', 1) + 'data: {"type":"done"}'))
     expect(await o.done).toMatchObject({ values: [{ type: 'a' }, { type: 'done' }], completed: true })
@@ -102,7 +122,8 @@ describe('sse$: a body that ends early', () => {
     body.fail(networkError('ECONNRESET'))
     const { values, error } = await o.done
     expect(values).toEqual([{ type: 'a' }])
-    expect(error).toMatchObject({ name: 'ConnectionError', sent: true })
+    expect(error).toBeInstanceOf(ConnectionError)
+    expect(error).toMatchObject({ sent: true, message: 'POST /s: the connection closed in the middle of the reply (ECONNRESET)' })
   })
 })
 
@@ -234,10 +255,44 @@ describe('sse$: after the last event', () => {
     expect(clock.pending).toBe(0)
   })
 
-  it('emits nothing after the last event', async () => {
-    const { push, o } = await fed()
-    await push(ev('done') + ev('late'))
+  it('emits nothing after the last event, and decodes nothing more', async () => {
+    const decoded: string[] = []
+    const { client, gw } = fakeClient(() => sse('fed'), { timeoutMs: 1_000 })
+    const o = observe(sse$(client, SPEC, { ...options, decode: (json) => (decoded.push((json as Ev).type), decode(json)) }))
+    await settle()
+    gw.request(1).fed!.push(ev('done') + ev('late'))
+    await settle()
     expect(o.values).toEqual([{ type: 'done' }])
+    expect(decoded).toEqual(['done'])
+  })
+
+  it('reads up to 64 KB after the last event to the end', async () => {
+    const { gw, clock, body, push, o } = await fed()
+    await push(ev('done'))
+    for (let i = 0; i < 8; i++) await push(`: ${'p'.repeat(8 * 1024 - 3)}\n`)
+    body.end()
+    await settle()
+    expect(o.completed).toBe(true)
+    expect(gw.request(1)).toMatchObject({ readToEnd: true, aborted: false, bytesRead: ev('done').length + 64 * 1024 })
+    expect(clock.pending).toBe(0)
+  })
+
+  it('drains a reply that arrives in one chunk larger than maxEventBytes, when it ends with the last event', async () => {
+    const { gw, body, o } = await fed({ maxEventBytes: 1_000 })
+    body.push(ev('a') + `: ${'p'.repeat(2_000)}\n` + ev('done'))
+    body.end()
+    expect(await o.done).toMatchObject({ values: [{ type: 'a' }, { type: 'done' }], completed: true })
+    await settle()
+    expect(gw.request(1)).toMatchObject({ readToEnd: true, aborted: false })
+  })
+
+  it('a network failure while draining ends the drain quietly: the stream stays completed and no timer is left', async () => {
+    const { clock, body, push, o } = await fed()
+    await push(ev('done'))
+    body.fail(networkError('ECONNRESET'))
+    await settle()
+    expect(o).toMatchObject({ completed: true, error: undefined })
+    expect(clock.pending).toBe(0)
   })
 })
 
@@ -250,6 +305,21 @@ describe('sse$: unsubscribing', () => {
     expect(clock.pending).toBe(0)
     await push(ev('b'))
     expect(o.values).toEqual([{ type: 'a' }])
+  })
+
+  it('just as the budget admits it: no idle timer is left', async () => {
+    const { gw, clock, client } = fakeClient(() => sse('fed'), { timeoutMs: 1_000, maxConcurrency: 1 })
+    const first = observe(sse$(client, SPEC, options))
+    const second = observe(sse$(client, SPEC, options))
+    await settle()
+    expect(gw.requests).toHaveLength(1)
+    // Leaving the first admits the second at once; the second is left before it can go on.
+    first.subscription.unsubscribe()
+    second.subscription.unsubscribe()
+    await settle()
+    expect(clock.pending).toBe(0)
+    clock.advance(5_000)
+    expect(second.error).toBeUndefined()
   })
 
   it('before the headers: aborts the request and clears the idle timer', async () => {

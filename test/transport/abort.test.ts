@@ -26,6 +26,29 @@ describe('AbortSwitch', () => {
     s.abort()
     expect(calls).toEqual(['kept'])
   })
+
+  it('removes exactly the listener named, whichever was added first', () => {
+    const s = new AbortSwitch()
+    const calls: string[] = []
+    const first = () => calls.push('first')
+    const second = () => calls.push('second')
+    const third = () => calls.push('third')
+    s.addEventListener('abort', first)
+    s.addEventListener('abort', second)
+    s.addEventListener('abort', third)
+    s.removeEventListener('abort', second)
+    s.removeEventListener('abort', () => calls.push('never added'))
+    s.abort()
+    expect(calls).toEqual(['first', 'third'])
+  })
+
+  it('keeps the reason of the first abort', () => {
+    const s = new AbortSwitch()
+    expect(s.reason).toBeUndefined()
+    s.abort('timed out')
+    s.abort('left')
+    expect(s).toMatchObject({ aborted: true, reason: 'timed out' })
+  })
 })
 
 describe('toAbortSignal', () => {
@@ -40,6 +63,14 @@ describe('toAbortSignal', () => {
     expect(signal).toBeInstanceOf(AbortSignal)
     expect(signal.aborted).toBe(false)
     s.abort()
+    expect(signal.aborted).toBe(true)
+  })
+
+  it('links any abort-signal-like event target, e.g. one from another realm', () => {
+    const other = Object.assign(new EventTarget(), { aborted: false })
+    const signal = toAbortSignal(other)
+    expect(signal.aborted).toBe(false)
+    other.dispatchEvent(new Event('abort'))
     expect(signal.aborted).toBe(true)
   })
 

@@ -31,6 +31,15 @@ describe('open: the request', () => {
     expect(gw.request(2).headers).toEqual({ authorization: `Bearer ${KEY}`, 'x-trace': 't-1', accept: 'text/event-stream' })
   })
 
+  it('works without a gate (no budget): the reply opens and its exchange ends', async () => {
+    const gw = fakeGateway(() => ({ status: 200, body: 'ok' }))
+    const conn = clientWith({ transport: gw.transport, adaptToRateLimits: false })
+    expect(conn.gate).toBeUndefined()
+    const res = await open(conn, GET, 'application/json', new AbortSwitch())
+    expect(await res.text()).toBe('ok')
+    expect(() => res.end()).not.toThrow()
+  })
+
   it('marks a request for an event stream as a stream, and a JSON request not', async () => {
     const { gw, conn } = setup(() => ({ status: 200 }))
     await open(conn, POST, 'application/json', new AbortSwitch())
@@ -71,7 +80,24 @@ describe('open: failures', () => {
 
   it('a failure without any code counts as sent', async () => {
     const { conn } = setup(() => new Error('weird'))
-    expect(await failure(open(conn, POST, 'application/json', new AbortSwitch()))).toMatchObject({ sent: true })
+    expect(await failure(open(conn, POST, 'application/json', new AbortSwitch()))).toMatchObject({
+      sent: true,
+      message: 'POST /p: the connection failed after the request was sent; the gateway may have received it',
+    })
+  })
+
+  it('finds the code up to three causes deep, and stops on a chain that loops', async () => {
+    const wrapped = (depth: number): Error => {
+      let e: Error = networkError('ECONNREFUSED')
+      for (let i = 0; i < depth; i++) e = new TypeError('fetch failed', { cause: e })
+      return e
+    }
+    const sentFor = async (thrown: Error) => ((await failure(open(setup(() => thrown).conn, POST, 'application/json', new AbortSwitch()))) as ConnectionError).sent
+    expect(await sentFor(wrapped(3))).toBe(false)
+    expect(await sentFor(wrapped(4))).toBe(true)
+    const looped: Error & { cause?: unknown } = new TypeError('fetch failed')
+    looped.cause = new Error('inner', { cause: looped })
+    expect(await sentFor(looped)).toBe(true)
   })
 
   it('a non-2xx reply is an HttpError with the body read, the Retry-After, the method and the path without its query', async () => {
@@ -85,6 +111,7 @@ describe('open: failures', () => {
     [{ 'retry-after-ms': '250', 'retry-after': '9' }, 250],
     [{ 'retry-after-ms': 'soon', 'retry-after': '9' }, 9_000],
     [{ 'retry-after-ms': '-5', 'retry-after': '1.5' }, 1_500],
+    [{ 'retry-after-ms': '0', 'retry-after': '9' }, 0],
     [{ 'retry-after': 'Wed, 21 Oct 2015 07:28:00 GMT' }, 0],
     [{ 'retry-after': 'later, maybe' }, undefined],
     [{}, undefined],
@@ -125,6 +152,7 @@ describe('open: failures', () => {
     gw.request(1).fed!.fail(networkError('ECONNRESET'))
     const err = await pending
     expect(err).toMatchObject({ name: 'HttpError', status: 502 })
+    expect((err as HttpError).gatewayMessage).toBeUndefined()
   })
 })
 
@@ -138,6 +166,32 @@ describe('readText', () => {
     const bytes = new TextEncoder().encode('{"t":"Café — 🚀"}')
     const { res } = reply(() => ({ status: 200, body: [bytes.subarray(0, 9), bytes.subarray(9, 15), bytes.subarray(15)] }))
     expect(await readText(await res, GET, 100)).toBe('{"t":"Café — 🚀"}')
+  })
+
+  it('reads a body split inside every multibyte character', async () => {
+    const bytes = new TextEncoder().encode('{"t":"Café — 🚀"}')
+    const { res } = reply(() => ({ status: 200, body: [...bytes].map((b) => Uint8Array.of(b)) }))
+    expect(await readText(await res, GET, 100)).toBe('{"t":"Café — 🚀"}')
+  })
+
+  it('reads a body that says its length, up to the limit included, in one go', async () => {
+    const whole = (length: number) => ({
+      status: 200,
+      header: (name: string) => (name === 'content-length' ? String(length) : undefined),
+      text: async () => 'x'.repeat(length),
+      body: {
+        [Symbol.asyncIterator]: (): AsyncIterator<Uint8Array> => {
+          throw new Error('read in pieces')
+        },
+      },
+    })
+    expect(await readText(whole(999), GET, 1_000)).toHaveLength(999)
+    expect(await readText(whole(1_000), GET, 1_000)).toHaveLength(1_000)
+  })
+
+  it('with "cut", cuts a body whose content-length is over the limit instead of refusing it', async () => {
+    const { res } = reply(() => ({ status: 200, headers: { 'content-length': '1200' }, body: ['a'.repeat(600), 'b'.repeat(600)] }))
+    expect(await readText(await res, GET, 1_000, 'cut')).toBe('a'.repeat(600) + 'b'.repeat(400))
   })
 
   it('refuses a body whose content-length is over the limit without reading a byte of it', async () => {
@@ -181,6 +235,7 @@ describe('readText', () => {
 describe('connectionError and pathOnly', () => {
   it('a failure in the body is always sent, whatever its code', () => {
     expect(connectionError(GET, networkError('ECONNREFUSED'), true)).toMatchObject({ sent: true })
+    expect(connectionError(GET, new Error('gone'), true)).toMatchObject({ sent: true, message: 'GET /p/1: the connection closed in the middle of the reply' })
   })
 
   it('pathOnly drops the query (ids stay out of logs)', () => {

@@ -113,6 +113,21 @@ describe('json$', () => {
     expect(o).toMatchObject({ values: [], error: undefined, completed: false })
   })
 
+  it('unsubscribed just as the budget admits it: no timer is left', async () => {
+    const { gw, clock, client } = fakeClient(() => ({ status: 200, body: 'fed' }), { timeoutMs: 1_000, maxConcurrency: 1 })
+    const first = observe(json$(client, GET))
+    const second = observe(json$(client, GET))
+    await settle()
+    expect(gw.requests).toHaveLength(1)
+    gw.request(1).fed!.push('{"id":')
+    await settle()
+    // Leaving the first admits the second at once; the second is left before it can go on.
+    first.subscription.unsubscribe()
+    second.subscription.unsubscribe()
+    await settle()
+    expect(clock.pending).toBe(0)
+  })
+
   it('unsubscribed in the middle of the body: aborts the request, emits nothing', async () => {
     const { gw, clock, o } = run(() => ({ status: 200, body: 'fed' }))
     await settle()

@@ -41,6 +41,12 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('Wednesday, 21-Oct-15 07:28:10 GMT', NOW)).toBe(10_000)
   })
 
+  it('reads an HTTP date with a numeric zone offset in that zone', () => {
+    expect(parseRetryAfter('Wed, 21 Oct 2015 08:28:10 +0100', NOW)).toBe(10_000)
+    expect(parseRetryAfter('Wed, 21 Oct 2015 02:28:10 -0500', NOW)).toBe(10_000)
+    expect(parseRetryAfter('Wed, 21 Oct 2015 07:28:10 UTC', NOW)).toBe(10_000)
+  })
+
   describe('with a local time zone other than UTC', () => {
     const tz = process.env.TZ
     afterEach(() => {
@@ -59,7 +65,7 @@ describe('parseRetryAfter', () => {
     })
   })
 
-  it.each([[undefined], [''], ['   '], ['soon'], ['-1'], ['-0.5'], ['1e3'], ['.5'], ['1.'], ['5 s'], ['0x10'], ['2015-10-21'], ['12:00'], ['Wed, 99 Foo 2015 GMT'], ['Infinity'], ['NaN']])(
+  it.each([[undefined], [''], ['   '], ['soon'], ['-1'], ['-0.5'], ['1e3'], ['.5'], ['1.'], ['5 s'], ['0x10'], ['2015-10-21'], ['2015-10-21T07:28:10Z'], ['12:00'], ['Wed, 99 Foo 2015 GMT'], ['Infinity'], ['NaN']])(
     'returns undefined for garbage or empty %j',
     (value) => {
       expect(parseRetryAfter(value, NOW)).toBeUndefined()

@@ -1,7 +1,10 @@
+import { MockAgent } from 'undici'
 import { describe, expect, it } from 'vitest'
 import { createClient } from '../../src/client.js'
 import { sse$ } from '../../src/streams/sse$.js'
+import { AbortSwitch } from '../../src/transport/abort.js'
 import { json$ } from '../../src/transport/json$.js'
+import { undiciTransport } from '../../src/transport/undiciTransport.js'
 import { observe } from '../helpers/collect.js'
 import { KEY } from '../helpers/fixtures.js'
 import { sendJson, startServer, startSse, within } from '../helpers/server.js'
@@ -43,5 +46,18 @@ describe('undiciTransport pools', () => {
     const { values } = await within(observe(json$(client, { method: 'GET', path: '/json' })).done, 2_000, 'the JSON request')
     expect(values).toEqual([{ ok: true }])
     for (const s of streams) s.subscription.unsubscribe()
+  })
+
+  it('sends streams and JSON requests alike through a dispatcher it is given', async () => {
+    const origin = 'http://127.0.0.1:9'
+    const mock = new MockAgent()
+    mock.disableNetConnect()
+    mock.get(origin).intercept({ path: '/stream', method: 'GET' }).reply(200, 'data: {}\n\n')
+    mock.get(origin).intercept({ path: '/json', method: 'GET' }).reply(200, '{"ok":true}')
+    const transport = undiciTransport({ dispatcher: mock })
+    const ask = (path: string, stream: boolean) => transport({ method: 'GET', url: origin + path, headers: {}, signal: new AbortSwitch(), stream })
+    expect(await (await ask('/stream', true)).text()).toBe('data: {}\n\n')
+    expect(await (await ask('/json', false)).text()).toBe('{"ok":true}')
+    await mock.close()
   })
 })

@@ -110,3 +110,46 @@ describe('parsePayload', () => {
     }
   })
 })
+
+describe('what serializeRequest reports', () => {
+  it('names the body itself with an empty path, and calls it a request unless told otherwise', () => {
+    let error: unknown
+    try {
+      serializeRequest(Body, null)
+    } catch (err) {
+      error = err
+    }
+    expect(error).toBeInstanceOf(InvalidRequestError)
+    expect((error as InvalidRequestError).issues).toEqual([{ path: '', message: expect.any(String) }])
+    expect((error as Error).message).toMatch(/^Invalid request: /)
+  })
+
+  it('gives the serialiser’s reason for a body it cannot write', () => {
+    expect(refusal({ prompt: 'ok', seed: 10n }).issues).toEqual([{ path: '', message: expect.stringMatching(/^cannot be sent as JSON \(.*BigInt.*\)$/) }])
+  })
+
+  it('ends a rule that throws in InvalidRequestError giving the reason, not the bare error', () => {
+    const Throwing = v.pipe(v.string(), v.check(() => {
+      throw new Error('rule broke')
+    }))
+    let error: unknown
+    try {
+      serializeRequest(Throwing, 'x', 'test body')
+    } catch (err) {
+      error = err
+    }
+    expect(error).toBeInstanceOf(InvalidRequestError)
+    expect((error as InvalidRequestError).issues).toEqual([{ path: '', message: 'cannot be sent as JSON (rule broke)' }])
+  })
+})
+
+describe('the nesting bound counts depth, not brackets', () => {
+  it.each([
+    ['600 sibling lists', { prompt: 'ok', list: undefined, many: Array.from({ length: 600 }, () => []) }],
+    ['600 sibling objects', { prompt: 'ok', many: Array.from({ length: 600 }, () => ({})) }],
+    ['brackets after an escaped quote inside a string', { prompt: 'ok', note: `say \\"${'['.repeat(1_100)}` }],
+    ['brackets after an escaped backslash and quote', { prompt: 'ok', note: `\\\\"${'{'.repeat(1_100)}` }],
+  ])('sends %s', (_, body) => {
+    expect(JSON.parse(serializeRequest(Body, body))).toEqual(JSON.parse(JSON.stringify(body)))
+  })
+})

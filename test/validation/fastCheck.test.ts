@@ -103,3 +103,56 @@ describe('compileCheck', () => {
     expect(compileCheck(v.optional(v.string(), 'x'))).toBeUndefined() // defaults fill values in
   })
 })
+
+describe('compileCheck on the other schema kinds it reads', () => {
+  const isObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value)
+  const SCALARS: unknown[] = [undefined, null, '', 'x', 'abcdef', '5', 0, 1, 2.5, 3, 5, 7.5, 10, -1, Number.NaN, true, [], {}]
+  const READ: Array<[string, v.GenericSchema<unknown, unknown>, unknown[]]> = [
+    ['a nullable string', v.nullable(v.string()), SCALARS],
+    ['a nullable pipe', v.nullable(v.pipe(v.number(), v.minValue(1))), SCALARS],
+    ['a nullish number', v.nullish(v.number()), SCALARS],
+    ['an optional number', v.optional(v.number()), SCALARS],
+    ['an optional string', v.optional(v.string()), SCALARS],
+    ['a nullish string', v.nullish(v.string()), SCALARS],
+    ['a length range with four rules', v.pipe(v.string(), v.minLength(2), v.maxLength(5), v.regex(/^[a-z]*$/), v.nonEmpty()), [...SCALARS, 'a', 'ab', 'abcde', 'abcdef', 'aB', 'zz']],
+    ['a minimum length', v.pipe(v.string(), v.minLength(2)), [...SCALARS, 'a', 'ab']],
+    ['a maximum length', v.pipe(v.string(), v.maxLength(2)), [...SCALARS, 'ab', 'abc']],
+    ['a number whose first rule is a bound', v.pipe(v.number(), v.minValue(0)), SCALARS],
+    ['a number whose first rule is a bound, then integer', v.pipe(v.number(), v.maxValue(9), v.integer()), SCALARS],
+    ['an integer rule on a list of numbers', v.pipe(v.picklist([5, 7.5, 10]), v.integer()), SCALARS],
+    ['a described string', v.pipe(v.string(), v.description('a name'), v.title('Name')), SCALARS],
+    ['an object behind an object check', v.pipe(v.custom<Record<string, unknown>>(isObject), v.looseObject({ a: v.string() })), [...SCALARS, { a: 'x' }, { a: 1 }, [], { b: 'x' }]],
+    ['a check over two fields', v.pipe(v.looseObject({ a: v.number(), b: v.number() }), v.forward(v.partialCheck([['a'], ['b']], (x) => x.a < x.b), ['b'])), [
+      ...SCALARS, { a: 1, b: 2 }, { a: 2, b: 1 }, { a: 1 }, { a: 1, b: '2' },
+    ]],
+    ['a record', v.record(v.pipe(v.string(), v.maxLength(3)), v.number()), [
+      ...SCALARS, { a: 1 }, { abcd: 1 }, { a: '1' }, { a: 1, b: Number.NaN },
+      JSON.parse('{"__proto__":"x","a":1}'), JSON.parse('{"constructor":"x"}'), JSON.parse('{"prototype":"x"}'), JSON.parse('{"__proto__":1,"long-key":1}'),
+      Object.create({ inherited: 'x' }),
+    ]],
+  ]
+
+  it.each(READ)('agrees with valibot on %s', (_, schema, values) => {
+    const check = compileCheck(schema)
+    expect(check).toBeTypeOf('function')
+    const answers = values.map((value) => {
+      const expected = v.is(schema, value)
+      expect(check!(value), `on ${String(JSON.stringify(value))}`).toBe(expected)
+      return expected
+    })
+    expect(answers).toContain(true)
+    expect(answers).toContain(false)
+  })
+
+  it('declines a variant or record it cannot read whole, leaving it to valibot', () => {
+    const nested = v.variant('type', [
+      v.variant('kind', [v.looseObject({ type: v.literal('a'), kind: v.literal('x') }), v.looseObject({ type: v.literal('a'), kind: v.literal('y') })]),
+      v.looseObject({ type: v.literal('b') }),
+    ])
+    expect(compileCheck(nested)).toBeUndefined()
+    const rewriting = v.variant('type', [v.looseObject({ type: v.literal('a'), n: v.pipe(v.string(), v.transform(Number)) }), v.looseObject({ type: v.literal('b') })])
+    expect(compileCheck(rewriting)).toBeUndefined()
+    expect(compileCheck(v.record(v.string(), v.pipe(v.string(), v.transform(Number))))).toBeUndefined()
+    expect(compileCheck(v.record(v.pipe(v.string(), v.trim()), v.string()))).toBeUndefined()
+  })
+})

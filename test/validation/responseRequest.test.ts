@@ -184,3 +184,21 @@ describe('the type of every field', () => {
     expect(issuesOf({ model: '', temperature: 5, top_p: -1 }).map((i) => i.path).sort()).toEqual(['model', 'temperature', 'top_p'])
   })
 })
+
+describe('what each refusal says', () => {
+  it.each([
+    ['a body that is not an object', null, [{ path: '', message: 'must be an object' }]],
+    ['no model', {}, [{ path: 'model', message: 'is required' }]],
+    ['an empty model', { model: '' }, [{ path: 'model', message: 'must not be empty' }]],
+    ['a null prompt', { model: 'm', prompt: null }, [{ path: 'prompt', message: 'must be an object' }]],
+    ['a tool_choice word outside the list', { model: 'm', tool_choice: 'any' }, [{ path: 'tool_choice', message: 'must be "none", "auto", "required" or a tool object' }]],
+    ['a truncation word outside the list', { model: 'm', truncation: 'on' }, [{ path: 'truncation', message: 'must be "auto" or "disabled"' }]],
+    ['input of another type', { model: 'm', input: 42 }, [{ path: 'input', message: 'must be a string or an array of message objects' }]],
+    ['tools that are not a list', { model: 'm', tools: {} }, [{ path: 'tools', message: 'must be an array of tool objects' }]],
+    ['include that is not a list', { model: 'm', include: 'x' }, [{ path: 'include', message: 'must be an array of strings' }]],
+    ['metadata that is not an object', { model: 'm', metadata: 'k=v' }, [{ path: 'metadata', message: 'must be an object of string values' }]],
+    ['top_logprobs that is not a number', { model: 'm', top_logprobs: '3' }, [{ path: 'top_logprobs', message: 'must be a number' }]],
+  ])('%s', (_, body, expected) => {
+    expect(issuesOf(body)).toEqual(expected)
+  })
+})

@@ -62,4 +62,14 @@ describe('stream event validation', () => {
   it.each([[null], ['text'], [42], [{}], [{ type: 7 }], [[delta(1, 'a')]]])('refuses a payload that is not an event: %j', (payload) => {
     expect(verdict(payload).ok).toBe(false)
   })
+
+  it('refuses a delta whose type is a list holding a known type, rather than taking it for that type', () => {
+    const v = verdict({ ...delta(1, 'a'), type: ['response.output_text.delta'] })
+    expect(v.ok).toBe(false)
+    expect((v as { paths: string[] }).paths).toEqual(['type'])
+  })
+
+  it.each([[null], [{}], [{ sequence_number: 1, delta: 'a' }]])('refuses %j, a payload without a type', (payload) => {
+    expect(() => parseStreamEvent(payload)).toThrow(expect.objectContaining({ name: 'ValidationError' }))
+  })
 })

@@ -140,3 +140,49 @@ describe('checkTaskId', () => {
     }
   })
 })
+
+describe('what each refusal says', () => {
+  const issues = (schema: v.GenericSchema<unknown, unknown>, value: unknown) => {
+    const result = v.safeParse(schema, value)
+    return result.success ? [] : result.issues.map((i) => ({ path: v.getDotPath(i) ?? '', message: i.message }))
+  }
+  const completed = taskReply('completed')
+
+  it.each([
+    ['an id that is not a UUID', withInfo({ id: 'abc' }), [{ path: 'task_info.id', message: 'must be a UUID' }]],
+    ['a local timestamp', withInfo({ updated_at: '2026-03-01 10:00' }), [{ path: 'task_info.updated_at', message: 'must be an ISO 8601 UTC timestamp' }]],
+    ['an unknown status', withInfo({ status: 'exploded' }), [{ path: 'task_info.status', message: 'must be a task status' }]],
+    ['task_info that is not an object', { task_info: null }, [{ path: 'task_info', message: 'must be a task status' }]],
+    ['a URL of another scheme', { ...completed, videos: ['ftp://cdn.test/v.mp4'] }, [{ path: 'videos.0', message: 'must be an absolute http(s) URL' }]],
+    ['videos that are not a list (no second issue for the missing URL)', { ...completed, videos: 5 }, [{ path: 'videos', message: 'must be a list of URLs' }]],
+    ['an empty list once completed', { ...completed, videos: [] }, [{ path: 'videos', message: 'must hold at least one URL when the task is completed' }]],
+    ['a bad id and no URL once completed', { ...completed, task_info: { ...(completed.task_info as object), id: 'abc' }, videos: [] }, [
+      { path: 'task_info.id', message: 'must be a UUID' },
+      { path: 'videos', message: 'must hold at least one URL when the task is completed' },
+    ]],
+  ])('a video reply with %s', (_, reply, expected) => {
+    expect(issues(TaskReplySchemas.video, reply)).toEqual(expected)
+  })
+
+  // The URL rule reads only the status and the list: a field of the wrong type elsewhere does not hide it.
+  it.each([
+    ['an id of the wrong type', { id: 42 }, 'task_info.id'],
+    ['a timestamp of the wrong type', { updated_at: null }, 'task_info.updated_at'],
+  ])('a completed video reply with no URL and %s reports both', (_, info, path) => {
+    const reply = { ...completed, task_info: { ...(completed.task_info as object), ...info }, videos: [] }
+    expect(issues(TaskReplySchemas.video, reply).map((i) => i.path)).toEqual([path, 'videos'])
+  })
+
+  it('an image reply whose images are not a list', () => {
+    expect(issues(TaskReplySchemas.image, { ...taskReply('completed', { field: 'images' }), images: 'https://cdn.test/1.png' })).toEqual([{ path: 'images', message: 'must be a list of URLs' }])
+  })
+})
+
+describe('result URLs start with their scheme', () => {
+  it.each([
+    ['another scheme wrapping an http URL', 'javascript:http://cdn.test/v.mp4'],
+    ['an http URL in the path of an ftp URL', 'ftp://cdn.test/http://cdn.test/v.mp4'],
+  ])('refuses %s (%j)', (_, url) => {
+    expect(video(taskReply('completed', { urls: [url] }))).toEqual(['videos.0'])
+  })
+})

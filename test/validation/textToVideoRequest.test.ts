@@ -65,3 +65,40 @@ describe('text-to-video request rules', () => {
     expect(issuesOf(sneaky).map((i) => i.path).sort()).toEqual(['prompt', 'seed'])
   })
 })
+
+describe('audio_url must be an absolute URI with an authority', () => {
+  it.each(['https://files.test/a.mp3', 'HTTP://FILES.TEST/A.WAV', 's3://bucket/audio/a.mp3', 'x-1.2+y://host/a.wav'])('accepts %s', (audio_url) => {
+    expect(issuesOf({ prompt: 'p', audio_url })).toEqual([])
+  })
+
+  it.each([
+    ['a URI without an authority', 'mailto:a@files.test'],
+    ['a URN', 'urn:isbn:0451450523'],
+    ['an authority after a first scheme', 'urn:x://files.test/a.mp3'],
+    ['text before the URI', 'see https://files.test/a.mp3'],
+    ['a scheme starting with a digit', '3s://bucket/a.mp3'],
+    ['no host', 'https:///a.mp3'],
+    ['a relative path', '/audio/a.mp3'],
+  ])('refuses %s (%j)', (_, audio_url) => {
+    expect(issuesOf({ prompt: 'p', audio_url })).toEqual([{ path: 'audio_url', message: 'must be an absolute URI' }])
+  })
+})
+
+describe('what each refusal says', () => {
+  it.each([
+    [{ prompt: 'p', size: '1280x720' }, 'size', `must be one of ${TEXT_TO_VIDEO.sizes.join(', ')}`],
+    [{ prompt: 'p', duration: 7 }, 'duration', 'must be 5 or 10'],
+    [{ prompt: '' }, 'prompt', 'must not be empty'],
+    [{ prompt: 7 }, 'prompt', 'must be a string'],
+    [{ prompt: 'p', negative_prompt: 7 }, 'negative_prompt', 'must be a string'],
+    [{ prompt: 'p', seed: '1' }, 'seed', 'must be a number'],
+    [{}, 'prompt', 'is required'],
+  ])('%j: %s %s', (body, path, message) => {
+    expect(issuesOf(body)).toEqual([{ path, message }])
+    expect(issuesOf(body, TextToVideoRequestLooseSchema)).toEqual([{ path, message }])
+  })
+
+  it('a body that is not an object', () => {
+    expect(issuesOf(null)).toEqual([{ path: '', message: 'must be an object' }])
+  })
+})
