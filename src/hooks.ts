@@ -3,6 +3,7 @@ import { redactError } from './errors/redact.js'
 import type { AbortSignalLike } from './transport/abort.js'
 import { ABORTED, pathOnly } from './transport/exchange.js'
 import type { Gate, Pass, RequestSpec } from './transport/types.js'
+import { callHook } from './callHook.js'
 import type { UsageEvent } from './usage.js'
 
 /** One request as it leaves. A retry of the same call is a new request with `retry` > 0. */
@@ -53,7 +54,7 @@ export function observedGate(hooks: ClientHooks, secret: string | undefined, inn
         const request: RequestEvent = { id: ++ids, method: spec.method, path: pathOnly(spec.path), retry: spec.retry ?? 0, startedAt: Date.now() }
         const started = performance.now()
         let status: number | undefined
-        call(hooks.onRequest, request)
+        callHook(hooks.onRequest, request)
         return {
           answered(code, retryAfterMs) {
             status = code
@@ -62,24 +63,13 @@ export function observedGate(hooks: ClientHooks, secret: string | undefined, inn
           done(error) {
             pass?.done(error)
             const ended = { ...request, status, durationMs: performance.now() - started }
-            if (error === undefined) call(hooks.onResponse, { ...ended, outcome: 'ok' })
-            else if (error === ABORTED) call(hooks.onResponse, { ...ended, outcome: 'aborted' })
-            else call(hooks.onResponse, { ...ended, outcome: 'error', error: redactError(asGatewayError(error), secret) })
+            if (error === undefined) callHook(hooks.onResponse, { ...ended, outcome: 'ok' })
+            else if (error === ABORTED) callHook(hooks.onResponse, { ...ended, outcome: 'aborted' })
+            else callHook(hooks.onResponse, { ...ended, outcome: 'error', error: redactError(asGatewayError(error), secret) })
           },
         }
       }
       return admitted instanceof Promise ? admitted.then(start) : start(admitted)
     },
-  }
-}
-
-function call<E>(hook: ((event: E) => void) | undefined, event: E): void {
-  if (!hook) return
-  try {
-    hook(event)
-  } catch (error) {
-    setTimeout(() => {
-      throw error
-    })
   }
 }

@@ -1,4 +1,4 @@
-import type { Client } from './client.js'
+import { callHook } from './callHook.js'
 import type { Response } from './validation/response.js'
 
 /** Token counts, summed over responses. */
@@ -21,7 +21,12 @@ export interface UsageEvent extends Omit<UsageTotals, 'responses'> {
 }
 
 const EMPTY: UsageTotals = { responses: 0, inputTokens: 0, outputTokens: 0, totalTokens: 0, cachedTokens: 0, reasoningTokens: 0 }
-const totals = new WeakMap<Client, UsageTotals>()
+const totals = new WeakMap<UsageOwner, UsageTotals>()
+
+/** What usage is kept for: a client, whose `onUsage` hook hears of each response counted. */
+interface UsageOwner {
+  readonly hooks?: { readonly onUsage?: ((event: UsageEvent) => void) | undefined } | undefined
+}
 
 /**
  * The token usage of every response this client created and saw finish:
@@ -35,12 +40,12 @@ const totals = new WeakMap<Client, UsageTotals>()
  * // Output: true
  * ```
  */
-export function usageOf(client: Client): UsageTotals {
+export function usageOf(client: UsageOwner): UsageTotals {
   return totals.get(client) ?? EMPTY
 }
 
 /** Adds a finished response's usage to its client's totals, and tells the client's `onUsage` hook. */
-export function recordUsage(client: Client, response: Response): void {
+export function recordUsage(client: UsageOwner, response: Response): void {
   const u = response.usage
   if (!u) return
   const inputTokens = u.input_tokens ?? u.prompt_tokens ?? 0
@@ -63,13 +68,5 @@ export function recordUsage(client: Client, response: Response): void {
     cachedTokens: t.cachedTokens + event.cachedTokens,
     reasoningTokens: t.reasoningTokens + event.reasoningTokens,
   })
-  const listener = client.hooks?.onUsage
-  if (!listener) return
-  try {
-    listener(event)
-  } catch (error) {
-    setTimeout(() => {
-      throw error
-    })
-  }
+  callHook(client.hooks?.onUsage, event)
 }

@@ -1,11 +1,7 @@
 import { GatewayError, isNamed } from './GatewayError.js'
-import { listIssues } from './issues.js'
+import { listIssues, type RequestIssue } from './issues.js'
 
-/** One broken rule: the field's dotted path and what the rule demands. */
-export interface RequestIssue {
-  readonly path: string
-  readonly message: string
-}
+export type { RequestIssue }
 
 /**
  * The caller's input broke a rule of the gateway's interface. Raised before

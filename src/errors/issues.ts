@@ -1,4 +1,8 @@
-import type { RequestIssue } from './InvalidRequestError.js'
+/** One broken rule: the field's dotted path and what the rule demands. */
+export interface RequestIssue {
+  readonly path: string
+  readonly message: string
+}
 
 const SHOWN = 5
 

@@ -1,25 +1,9 @@
 import type { Observable } from 'rxjs'
 import type { BufferOverflowError } from '../errors/BufferOverflowError.js'
 import { InvalidRequestError } from '../errors/InvalidRequestError.js'
-import { Bridge } from './bridge.js'
+import { Bridge, type ObservableIterator, type OverflowPolicy } from './bridge.js'
 
-/**
- * What happens when a value arrives while `highWaterMark` values already wait:
- * - `'error'`: the source is unsubscribed at once (its request aborted); the
- *   waiting values are still delivered, then the iteration throws
- *   `BufferOverflowError`. Nothing is lost silently.
- * - `'drop-oldest'`: the oldest waiting value is dropped (counted in
- *   `dropped`) and the source goes on. For sources where the latest value
- *   says it all (statuses, progress), not for text deltas.
- *
- * There is no `'pause'`: an Observable pushes and cannot be asked to wait.
- * rxgate's stream events arrive as the gateway sends them and a task's
- * statuses as its polls answer; holding them back would need the source to
- * pull. Where pulling is real, rxgate pauses: `download$` reads no more of
- * the body until the target has taken the last chunk (so TCP slows the
- * server down).
- */
-export type OverflowPolicy = 'error' | 'drop-oldest'
+export type { ObservableIterator, OverflowPolicy }
 
 /** Options of {@link toAsyncIterable}. */
 export interface AsyncIterableOptions {
@@ -29,13 +13,6 @@ export interface AsyncIterableOptions {
   readonly overflow?: OverflowPolicy
 }
 
-/** An async iterator over an Observable's values, with what its buffer holds now. */
-export interface ObservableIterator<T> extends AsyncIterableIterator<T> {
-  /** Values waiting for the consumer right now; never more than `highWaterMark`. */
-  readonly buffered: number
-  /** Values dropped so far by `overflow: 'drop-oldest'`. */
-  readonly dropped: number
-}
 
 const DEFAULT_HIGH_WATER_MARK = 1_000
 
