@@ -71,6 +71,11 @@ export async function readText(res: TransportResponse, spec: RequestSpec, limit:
     const length = Number(res.header('content-length') ?? Number.NaN)
     if (length <= limit) return await res.text()
     if (length > limit && over === 'fail') throw tooLarge(spec, limit)
+    if (res.textUpTo) {
+      const { text, whole } = await res.textUpTo(limit)
+      if (!whole && over === 'fail') throw tooLarge(spec, limit)
+      return text
+    }
     const decoder = new TextDecoder()
     let text = ''
     let bytes = 0
@@ -109,8 +114,8 @@ function retryAfterMs(res: TransportResponse): number | undefined {
   return Number.isFinite(ms) && ms >= 0 ? ms : parseRetryAfter(res.header('retry-after'))
 }
 
-/** Codes of failures that happen before a single byte of the request left. */
-export const NOT_SENT: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH'])
+/** Codes of failures that happen before a single byte of the request left (`ERR_INVALID_URL`: a relative `baseUrl` where there is no page to resolve it against). */
+export const NOT_SENT: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL'])
 
 /** The {@link ConnectionError} for a failed exchange; `inBody` when the reply had begun. */
 export function connectionError(spec: RequestSpec, err: unknown, inBody: boolean): ConnectionError {

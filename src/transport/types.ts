@@ -21,6 +21,13 @@ export interface TransportResponse {
   readonly body: AsyncIterable<Uint8Array>
   /** The whole body as text; used only when its length is known to be within the limit. */
   text(): Promise<string>
+  /**
+   * Optional, for a body of unknown length: its text, read at most `limit`
+   * bytes, without async iteration's cost per reply. `whole` is false when
+   * the body went on past the limit: `text` then holds its first `limit`
+   * bytes and the rest is dropped. Without it, `body` is iterated.
+   */
+  textUpTo?(limit: number): Promise<{ readonly text: string; readonly whole: boolean }>
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream'
 import { Agent, request, type Dispatcher } from 'undici'
 import type { Transport, TransportResponse } from './types.js'
 
@@ -36,6 +37,32 @@ export function undiciTransport({ maxConnections = JSON_CONNECTIONS, dispatcher 
       },
       body: res.body,
       text: () => res.body.text(),
+      textUpTo: (limit) => textUpTo(res.body, limit),
     }
   }
+}
+
+const decoder = new TextDecoder()
+
+/** The body's text, at most `limit` bytes, gathered from its `data` events: a reply of unknown length costs no more to read than one that says its length. */
+function textUpTo(body: Readable, limit: number): Promise<{ text: string; whole: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let bytes = 0
+    const text = () => decoder.decode(Buffer.concat(chunks, bytes))
+    body.on('error', reject)
+    body.on('end', () => resolve({ text: text(), whole: true }))
+    body.on('data', (chunk: Buffer) => {
+      const room = limit - bytes
+      if (chunk.byteLength <= room) {
+        chunks.push(chunk)
+        bytes += chunk.byteLength
+        return
+      }
+      chunks.push(chunk.subarray(0, room))
+      bytes = limit
+      resolve({ text: text(), whole: false })
+      body.destroy()
+    })
+  })
 }

@@ -68,7 +68,7 @@ describe('open: failures', () => {
   })
 
   it('lists exactly the codes of failures before a byte left', () => {
-    expect([...NOT_SENT].sort()).toEqual(['EAI_AGAIN', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'UND_ERR_CONNECT_TIMEOUT'])
+    expect([...NOT_SENT].sort()).toEqual(['EAI_AGAIN', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'ERR_INVALID_URL', 'UND_ERR_CONNECT_TIMEOUT'])
   })
 
   it.each(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_ABORTED'])('a network failure %s is a ConnectionError with sent: true (the gateway may have the request)', async (code) => {
@@ -219,6 +219,54 @@ describe('readText', () => {
   it('with "cut", returns the first `limit` bytes instead of failing', async () => {
     const { res } = reply(() => ({ status: 200, body: ['a'.repeat(600), 'b'.repeat(600)] }))
     expect(await readText(await res, GET, 1_000, 'cut')).toBe('a'.repeat(600) + 'b'.repeat(400))
+  })
+
+  describe('through a transport that reads up to a limit itself (textUpTo)', () => {
+    const upTo = (text: string, whole: boolean, length?: number) => {
+      const limits: number[] = []
+      const res = {
+        status: 200,
+        header: (name: string) => (name === 'content-length' && length !== undefined ? String(length) : undefined),
+        text: async (): Promise<string> => expect.fail('read whole'),
+        textUpTo: async (limit: number) => (limits.push(limit), { text, whole }),
+        body: {
+          [Symbol.asyncIterator]: (): AsyncIterator<Uint8Array> => {
+            throw new Error('read in pieces')
+          },
+        },
+      }
+      return { res, limits }
+    }
+
+    it('takes a whole body from it, asking for the limit', async () => {
+      const { res, limits } = upTo('{"a":1}', true)
+      expect(await readText(res, GET, 1_000)).toBe('{"a":1}')
+      expect(limits).toEqual([1_000])
+    })
+
+    it('refuses a body that went past the limit, or with "cut" returns what it read', async () => {
+      const err = await failure(readText(upTo('x'.repeat(10), false).res, GET, 10))
+      expect(err).toBeInstanceOf(PayloadTooLargeError)
+      expect(err).toMatchObject({ limit: 'maxBodyBytes', limitBytes: 10, method: 'GET', path: '/p/1' })
+      expect(await readText(upTo('x'.repeat(10), false).res, GET, 10, 'cut')).toBe('x'.repeat(10))
+    })
+
+    it('is not asked when the length is known: within the limit the body is read whole, past it refused', async () => {
+      const known = upTo('', true, 20)
+      known.res.text = async () => 'y'.repeat(20)
+      expect(await readText(known.res, GET, 20)).toBe('y'.repeat(20))
+      const over = upTo('', true, 21)
+      expect(await failure(readText(over.res, GET, 20))).toBeInstanceOf(PayloadTooLargeError)
+      expect([...known.limits, ...over.limits]).toEqual([])
+    })
+
+    it('turns its failure into a ConnectionError with sent: true', async () => {
+      const { res } = upTo('', true)
+      res.textUpTo = async () => {
+        throw networkError('ECONNRESET')
+      }
+      expect(await failure(readText(res, GET, 1_000))).toMatchObject({ sent: true, message: 'GET /p/1: the connection closed in the middle of the reply (ECONNRESET)' })
+    })
   })
 
   it('turns a body that breaks off into a ConnectionError with sent: true', async () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { AbortSwitch } from '../../src/transport/abort.js'
 import { fetchTransport } from '../../src/transport/fetchTransport.js'
+import { open } from '../../src/transport/exchange.js'
 import type { TransportRequest } from '../../src/transport/types.js'
+import { clientWith } from '../helpers/client.js'
 
 const encoder = new TextEncoder()
 
@@ -69,5 +71,17 @@ describe('fetchTransport', () => {
     }
     await new Promise((r) => setImmediate(r))
     expect(seen.cancelled).toBe(true)
+  })
+})
+
+describe('fetchTransport and a URL it cannot resolve', () => {
+  it('a relative baseUrl with no page to resolve it against is a ConnectionError with sent: false that names the cause', async () => {
+    const conn = { ...clientWith({ transport: fetchTransport(globalThis.fetch) }), baseUrl: '/api/rxgate' }
+    const err = await open(conn, { method: 'POST', path: '/p', body: '{}' }, 'application/json', new AbortSwitch()).then(
+      () => expect.fail('expected a rejection'),
+      (e: unknown) => e,
+    )
+    expect(err).toMatchObject({ name: 'ConnectionError', sent: false })
+    expect((err as Error).message).toBe('POST /p: could not reach the gateway (ERR_INVALID_URL); check baseUrl and the network')
   })
 })

@@ -61,3 +61,49 @@ describe('undiciTransport pools', () => {
     await mock.close()
   })
 })
+
+describe('undiciTransport textUpTo: a body of unknown length, read up to a limit', () => {
+  const chunked = async (parts: (string | Uint8Array)[], endless = false) => {
+    const server = await startServer(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' })
+      for (const part of parts) {
+        res.write(part)
+        await new Promise((r) => setImmediate(r))
+      }
+      if (!endless) res.end()
+    })
+    const res = await undiciTransport()({ method: 'GET', url: `${server.url}/r`, headers: {}, signal: new AbortSwitch() })
+    expect(res.header('content-length')).toBeUndefined()
+    return { server, res }
+  }
+
+  it('reads a whole body within the limit, multibyte characters split across writes and a leading BOM dropped as text() drops it', async () => {
+    const bytes = new TextEncoder().encode('\uFEFF{"t":"Café — 🚀"}')
+    const { res } = await chunked([bytes.subarray(0, 5), bytes.subarray(5, 11), bytes.subarray(11, 19), bytes.subarray(19)])
+    expect(await res.textUpTo!(1_000)).toEqual({ text: '{"t":"Café — 🚀"}', whole: true })
+  })
+
+  it('reads a body of exactly the limit whole', async () => {
+    const { res } = await chunked(['a'.repeat(600), 'b'.repeat(400)])
+    expect(await res.textUpTo!(1_000)).toEqual({ text: 'a'.repeat(600) + 'b'.repeat(400), whole: true })
+  })
+
+  it('stops an endless body at the limit: its first `limit` bytes, not whole, and the server sees the close', async () => {
+    const { server, res } = await chunked(Array.from({ length: 50 }, () => 'z'.repeat(1_024)), true)
+    expect(await res.textUpTo!(3_000)).toEqual({ text: 'z'.repeat(3_000), whole: false })
+    await within((await server.request(1)).closedEarly, 2_000, 'the server to see the close')
+  })
+
+  it('rejects when the request is aborted in the middle of the body', async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(200)
+      res.write('{"half":')
+    })
+    const signal = new AbortSwitch()
+    const res = await undiciTransport()({ method: 'GET', url: `${server.url}/r`, headers: {}, signal })
+    const reading = res.textUpTo!(1_000)
+    signal.abort(new Error('left'))
+    await expect(reading).rejects.toThrow()
+  })
+})
+
