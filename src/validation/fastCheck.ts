@@ -30,7 +30,7 @@ const cache = new WeakMap<object, FastCheck | null>()
  *
  * Returns `undefined` for a schema that changes what it accepts (defaults,
  * transforms, object schemas that strip keys) or uses a rule not read here:
- * use valibot for those. A value the check refuses is to be parsed by
+ * use valibot for those. A union is read up to its first such option. A value the check refuses is to be parsed by
  * valibot, which reports the issues.
  */
 export function compileCheck(schema: v.GenericSchema<unknown, unknown>): FastCheck | undefined {
@@ -89,8 +89,16 @@ function compile(node: Node): FastCheck | undefined {
     case 'record':
       return compileRecord(node)
     case 'union': {
-      const options = compileAll(node.options as Node[])
-      return options && ((value) => options.some((option) => option(value)))
+      // Valibot takes the first option that accepts a value. The options
+      // before the first that changes what it accepts (a transform) are
+      // read; a value none of them passes goes to valibot.
+      const options: FastCheck[] = []
+      for (const option of node.options as Node[]) {
+        const check = compile(option)
+        if (!check) break
+        options.push(check)
+      }
+      return options.length > 0 ? (value) => options.some((option) => option(value)) : undefined
     }
     case 'variant':
       return compileVariant(node)

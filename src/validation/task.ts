@@ -9,8 +9,18 @@ export const TaskIdSchema = v.pipe(v.string(), v.uuid('must be a UUID'))
 const isoUtc = v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|\+00:00)$/, 'must be an ISO 8601 UTC timestamp'))
 const httpUrl = v.pipe(v.string(), v.check((s) => /^https?:\/\/[^\s/]/i.test(s) && URL.canParse(s), 'must be an absolute http(s) URL'))
 
-const normalize = (status: string): TaskStatus => NEWER_TASK_STATUS[status] ?? (status as TaskStatus)
-const RUNNING_WORDS = [...TASK_STATUSES.filter((s) => s !== 'failed'), ...Object.keys(NEWER_TASK_STATUS).filter((s) => s !== 'failed')]
+type RunningStatus = Exclude<TaskStatus, 'failed'>
+const RUNNING = TASK_STATUSES.filter((s): s is RunningStatus => s !== 'failed')
+const NEWER_RUNNING = Object.keys(NEWER_TASK_STATUS).filter((s) => s !== 'failed')
+/**
+ * A running status: the interface's word as it is, or a word of the newer
+ * vocabulary read as the interface's. The interface's words come first, so a
+ * reply that uses them is taken as it is, without a copy.
+ */
+const RunningStatusSchema = v.union(
+  [v.picklist(RUNNING), v.pipe(v.picklist(NEWER_RUNNING), v.transform((s) => NEWER_TASK_STATUS[s] as RunningStatus))],
+  'must be a task status',
+)
 
 /** `task_info.error` of a failed task. */
 export const TaskErrorSchema = v.looseObject({ code: v.pipe(v.number(), v.integer()), title: v.string(), detail: v.string() })
@@ -23,7 +33,7 @@ export const TaskInfoSchema = v.variant('status', [
   v.looseObject({ id: TaskIdSchema, status: v.literal('failed'), created_at: isoUtc, updated_at: isoUtc, error: TaskErrorSchema }),
   v.looseObject({
     id: TaskIdSchema,
-    status: v.pipe(v.picklist(RUNNING_WORDS as ['pending'], 'must be a task status'), v.transform((s) => normalize(s) as Exclude<TaskStatus, 'failed'>)),
+    status: RunningStatusSchema,
     created_at: isoUtc,
     updated_at: isoUtc,
     error: v.optional(TaskErrorSchema),
