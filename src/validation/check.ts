@@ -27,6 +27,8 @@ export function serializeRequest(schema: AnySchema, body: unknown, what = 'reque
   }
   if (text !== undefined && nestedDeeperThan(text, MAX_REQUEST_DEPTH)) throw unsendable(`nested deeper than ${MAX_REQUEST_DEPTH} levels`, what)
   const sent: unknown = text === undefined ? undefined : JSON.parse(text)
+  // Valibot's object schemas take a list for an object: it would be refused field by field.
+  if (Array.isArray(sent)) throw new InvalidRequestError([{ path: '', message: 'must be an object, not a list' }], what)
   let result: v.SafeParseResult<AnySchema>
   try {
     result = v.safeParse(schema, sent)

@@ -57,6 +57,12 @@ describe('serializeRequest', () => {
     expect(refusal({ prompt: 'ok', list: ['a', , 'b'] }).issues.map((i) => i.path)).toEqual(['list.1'])
   })
 
+  it('refuses a list as a body, saying so, not field by field; a list that toJSON makes of an object too', () => {
+    for (const body of [[], [{ prompt: 'ok' }], { toJSON: () => [] }]) {
+      expect(refusal(body).issues).toEqual([{ path: '', message: 'must be an object, not a list' }])
+    }
+  })
+
   it('refuses a body that serialises to nothing (undefined, a function)', () => {
     refusal(undefined)
     refusal(() => ({ prompt: 'ok' }))
