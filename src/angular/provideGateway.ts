@@ -73,6 +73,6 @@ export function provideGateway(options: GatewayOptions | (() => GatewayOptions),
  */
 export function injectGateway(): Gateway {
   const gateway = inject(GATEWAY, { optional: true })
-  if (!gateway) throw new Error("injectGateway(): no gateway is provided; add provideGateway({ baseUrl: '/api/rxgate' }) to the app's providers.")
+  if (!gateway) throw new Error("injectGateway(): no gateway is provided; add provideGateway({ baseUrl: '/api/rxgate' }) to the app's providers (in a test, provide one under GATEWAY).")
   return gateway
 }

@@ -23,7 +23,7 @@ Exit codes: 0 done, 1 gateway or task failure, 2 bad input, 130 cancelled.`,
   sim:
     'Usage: rxgate sim [--port N] [--json]\n' +
     'Runs the gateway simulator on 127.0.0.1 and prints GATEWAY_BASE_URL and GATEWAY_API_KEY to set in another terminal\n' +
-    '(with --json, one JSON document). Its tasks finish in about 1.5 s: pass --poll-ms 200 to see every step. Ctrl-C stops it.',
+    '(with --json, one JSON document). Its tasks finish in about 1.5 s: pass --poll-ms 200 to rxgate video or rxgate task to see every step. Ctrl-C stops it.',
   respond:
     'Usage: rxgate respond "<text>" [--stream] [--model M] [--json]\n' +
     'Creates a model response and prints its text (streamed as it arrives with --stream).\n' +

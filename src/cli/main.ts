@@ -156,7 +156,7 @@ async function runSimulator(port: number, json: boolean, log: (line: string) => 
   // Ctrl-C is listened for before anything is printed: a script may send it as soon as it reads the URL.
   const running = runToExit(NEVER, () => {}, { log })
   process.stdout.write(json ? `${JSON.stringify({ GATEWAY_BASE_URL: sim.url, GATEWAY_API_KEY: sim.apiKey })}\n` : `GATEWAY_BASE_URL=${sim.url}\nGATEWAY_API_KEY=${sim.apiKey}\n`)
-  log(`rxgate: simulator running; its tasks finish in about 1.5 s, so pass --poll-ms ${SIMULATOR_POLL_MS} to see every step. Ctrl-C stops it.`)
+  log(`rxgate: simulator running; its tasks finish in about 1.5 s, so pass --poll-ms ${SIMULATOR_POLL_MS} to rxgate video or rxgate task to see every step. Ctrl-C stops it.`)
   const code = await running
   await sim.close()
   return code === EXIT.cancelled ? EXIT.ok : code

@@ -79,7 +79,7 @@ describe('provideGateway', () => {
   })
 
   it('says what to add when no gateway is provided', () => {
-    expect(() => runInInjectionContext(appInjector('browser'), injectGateway)).toThrow(/provideGateway\(\{ baseUrl: '\/api\/rxgate' \}\)/)
+    expect(() => runInInjectionContext(appInjector('browser'), injectGateway)).toThrow(/provideGateway\(\{ baseUrl: '\/api\/rxgate' \}\) to the app's providers \(in a test, provide one under GATEWAY\)/)
   })
 })
 

@@ -9,9 +9,10 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 /**
  * Packages a README block may import besides rxgate, linked from the repo's
  * node_modules: what a user's project holds beside rxgate (its peer rxjs,
- * valibot for `parsedOutput` schemas, Angular; `@types` gives tsc the Node types).
+ * valibot for `parsedOutput` schemas, Angular, vitest for the testing
+ * examples (Angular's default test runner); `@types` gives tsc the Node types).
  */
-const LINKED = ['rxjs', 'valibot', '@angular', '@types']
+const LINKED = ['rxjs', 'valibot', '@angular', 'vitest', '@types']
 
 /** A temporary package of README blocks: a user's project in miniature. */
 export interface Workspace {
