@@ -216,9 +216,12 @@ describe.each(TRANSPORTS)('transport conformance: $name', ({ options }) => {
       expectNoKeyFragment(error)
     })
 
-    it('a connection cut in the middle of a JSON reply is a ConnectionError with sent: true', async () => {
+    it.each([
+      ['that says its length', { 'content-length': '5000' }],
+      ['of unknown length (chunked)', {}],
+    ])('a connection cut in the middle of a JSON reply %s is a ConnectionError with sent: true', async (_, length) => {
       const server = await startServer((_, res, raw) => {
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '5000' })
+        res.writeHead(200, { 'content-type': 'application/json', ...length })
         res.write('{"id":"resp_1","obj', () => raw.socket.destroy())
       })
       const { error } = await observe(json$(clientFor(server.url), GET)).done
