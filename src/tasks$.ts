@@ -1,4 +1,4 @@
-import { concat, defer, Observable, of, switchMap, type Subscriber, type Unsubscribable } from 'rxjs'
+import { Observable, switchMap, type Subscriber, type Unsubscribable } from 'rxjs'
 import { checkAudio$, type AudioCheckOptions } from './audio/checkAudio$.js'
 import { guard$, type Client } from './client.js'
 import { asGatewayError } from './errors/GatewayError.js'
@@ -113,7 +113,7 @@ function create$(client: Client, endpoint: TaskEndpoint, body: string, options: 
   const decode = (json: unknown) => parsePayload(TaskCreatedSchema, json, `reply to ${path}`).task_info
   const spec = { method: 'POST', path, body, headers: { 'idempotency-key': key } } as const
   const rule = createRule(client)
-  return defer(() => {
+  return new Observable<TaskCreated['task_info']>((subscriber) => {
     // Judged over every attempt, not the last alone: once one attempt may have
     // made the (paid) task, a later attempt that certainly made nothing (a
     // refused connection, a 429) does not make the outcome any less unknown.
@@ -128,14 +128,16 @@ function create$(client: Client, endpoint: TaskEndpoint, body: string, options: 
       !mayExist && certainlyNotCreated(error)
         ? error
         : new TaskCreationUnknownError({ endpoint, idempotencyKey: key, taskId: taskIdIn(error) ?? seenId, cause: error })
-    return request$(client, spec, decode, judged, unknown)
+    return request$(client, spec, decode, judged, unknown).subscribe(subscriber)
   }).pipe(
-    switchMap((info: TaskCreated['task_info']) =>
-      concat(
-        of<TaskEvent>({ type: 'created', taskId: info.id, taskInfo: info, idempotencyKey: key }),
-        followTask(info.id, readerOf(client, endpoint), pollOptions(client, endpoint, options, false)),
-      ),
-    ),
+    switchMap((info) => {
+      const follow$ = followTask(info.id, readerOf(client, endpoint), pollOptions(client, endpoint, options, false))
+      return new Observable<TaskEvent>((subscriber) => {
+        subscriber.next({ type: 'created', taskId: info.id, taskInfo: info, idempotencyKey: key })
+        // A subscriber that stopped at `created` ends the follow at once, before its first read is due.
+        return follow$.subscribe(subscriber)
+      })
+    }),
   )
 }
 

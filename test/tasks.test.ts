@@ -1,3 +1,4 @@
+import { take } from 'rxjs'
 import { describe, expect, it, vi } from 'vitest'
 import type { Client } from '../src/client.js'
 import { endpoints, taskEndpoint } from '../src/endpoints.js'
@@ -381,6 +382,15 @@ describe('textToVideo$: following after creation', () => {
     expect(clock.pending).toBe(0)
     await clock.run(60_000)
     expect(gw.requests).toHaveLength(1)
+  })
+
+  it('stopped at its created event (take(1)): no follow is started, no read sent, no timer left', async () => {
+    const { gw, clock, o } = run((client) => textToVideo$(client, { prompt: 'A red kite over a grey sea' }).pipe(take(1)), gateway())
+    const { values, completed } = await o.done
+    expect([types(values), completed]).toEqual([['created'], true])
+    expect(clock.pending).toBe(0)
+    await clock.run(60_000)
+    expect(gw.requests.map((r) => r.method)).toEqual(['POST'])
   })
 
   it('unsubscribed during a read: aborts it', async () => {
