@@ -87,6 +87,14 @@ describe('the built package', () => {
     }
   })
 
+  it('keeps the server, Angular, simulator and Node entries out of a browser app, even one that takes everything rxgate exports', async () => {
+    const files = await modulesOf("import * as rxgate from 'rxgate'; console.log(rxgate)")
+    expect(files.some((f) => f.includes('dist/browser/'))).toBe(true)
+    // (toAsyncIterable, which rxgate itself exports, lives beside rxgate/node's streams: only those are the Node entry.)
+    const foreign = /dist\/(browser\/)?(server|angular|sim)[./]|dist\/(browser\/)?node\/(index|toReadable|toTextReadable)\.js|undici|@angular/
+    expect(files.filter((f) => foreign.test(f))).toEqual([])
+  })
+
   it('and an app importing only textToVideo$ carries no stream event schemas', async () => {
     const files = await modulesOf("import { createClient, textToVideo$ } from 'rxgate'; console.log(createClient, textToVideo$)")
     expect(files.some((f) => f.endsWith('tasks$.js'))).toBe(true)
