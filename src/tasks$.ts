@@ -113,23 +113,22 @@ function create$(client: Client, endpoint: TaskEndpoint, body: string, options: 
   const decode = (json: unknown) => parsePayload(TaskCreatedSchema, json, `reply to ${path}`).task_info
   const spec = { method: 'POST', path, body, headers: { 'idempotency-key': key } } as const
   const rule = createRule(client)
-  return new Observable<TaskCreated['task_info']>((subscriber) => {
-    // Judged over every attempt, not the last alone: once one attempt may have
-    // made the (paid) task, a later attempt that certainly made nothing (a
-    // refused connection, a 429) does not make the outcome any less unknown.
-    let mayExist = false
-    let seenId: string | undefined
-    const judged: RetryRule = (error, failures) => {
-      if (!certainlyNotCreated(error)) mayExist = true
-      seenId ??= taskIdIn(error)
-      return rule(error, failures)
-    }
-    const unknown = (error: unknown) =>
-      !mayExist && certainlyNotCreated(error)
-        ? error
-        : new TaskCreationUnknownError({ endpoint, idempotencyKey: key, taskId: taskIdIn(error) ?? seenId, cause: error })
-    return request$(client, spec, decode, judged, unknown).subscribe(subscriber)
-  }).pipe(
+  // Judged over every attempt, not the last alone: once one attempt may have
+  // made the (paid) task, a later attempt that certainly made nothing (a
+  // refused connection, a 429) does not make the outcome any less unknown.
+  // (This runs once per subscription, inside guard$'s build, as the key does.)
+  let mayExist = false
+  let seenId: string | undefined
+  const judged: RetryRule = (error, failures) => {
+    if (!certainlyNotCreated(error)) mayExist = true
+    seenId ??= taskIdIn(error)
+    return rule(error, failures)
+  }
+  const unknown = (error: unknown) =>
+    !mayExist && certainlyNotCreated(error)
+      ? error
+      : new TaskCreationUnknownError({ endpoint, idempotencyKey: key, taskId: taskIdIn(error) ?? seenId, cause: error })
+  return request$(client, spec, decode, judged, unknown).pipe(
     switchMap((info) => {
       const follow$ = followTask(info.id, readerOf(client, endpoint), pollOptions(client, endpoint, options, false))
       return new Observable<TaskEvent>((subscriber) => {

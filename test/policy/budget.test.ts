@@ -28,6 +28,17 @@ function setup(options: Partial<BudgetOptions> = {}) {
   return { clock, budget, admitted, passes, enter }
 }
 
+/** With maxConcurrency 8: `inFlight` requests (a0, a1, …) admitted, a0 answered 429, then ten more (b0…b9) asking to enter. */
+async function limitedWith(inFlight: number) {
+  const s = setup({ maxConcurrency: 8 })
+  for (let i = 0; i < inFlight; i++) void s.enter(`a${i}`)
+  await settle()
+  s.passes.get('a0')!.done(rateLimited(0))
+  for (let i = 0; i < 10; i++) void s.enter(`b${i}`)
+  await s.clock.run(0)
+  return s
+}
+
 describe('Budget: maxConcurrency', () => {
   it('admits up to maxConcurrency requests at once; the others wait and are admitted in order of arrival as passes end', async () => {
     const { admitted, passes, enter } = setup({ maxConcurrency: 2 })
@@ -53,13 +64,16 @@ describe('Budget: maxConcurrency', () => {
     expect(admitted).toEqual(['a', 'b'])
   })
 
-  it('lets a request whose subscriber left while it waited out of the queue: it is never admitted and does not hold a place', async () => {
+  it.each([
+    ['its own abort switch', () => new AbortSwitch()],
+    ['a real AbortSignal', () => new AbortController()],
+  ])('lets a request whose subscriber left while it waited out of the queue (%s): it is never admitted and does not hold a place', async (_, makeAbort) => {
     const { admitted, passes, enter } = setup({ maxConcurrency: 1 })
     void enter('a')
-    const signal = new AbortSwitch()
-    const b = enter('b', signal)
+    const abort = makeAbort()
+    const b = enter('b', 'signal' in abort ? abort.signal : abort)
     void enter('c')
-    signal.abort()
+    abort.abort()
     await expect(b).rejects.toThrow('aborted while waiting for the budget')
     passes.get('a')!.done(undefined)
     await settle()
@@ -90,19 +104,6 @@ describe('Budget: maxConcurrency', () => {
     expect(admitted).toEqual(['a', 'b', 'd'])
   })
 
-  it('takes a real AbortSignal: aborting it lets the waiter out of the queue', async () => {
-    const { admitted, passes, enter } = setup({ maxConcurrency: 1 })
-    void enter('a')
-    const controller = new AbortController()
-    const b = enter('b', controller.signal)
-    void enter('c')
-    controller.abort()
-    await expect(b).rejects.toThrow('aborted while waiting for the budget')
-    passes.get('a')!.done(undefined)
-    await settle()
-    expect(admitted).toEqual(['a', 'c'])
-  })
-
   it('admits everything at once without a limit', async () => {
     const { admitted, enter } = setup()
     for (let i = 0; i < 100; i++) void enter(`r${i}`)
@@ -129,12 +130,7 @@ describe('Budget: adapting to rate limits', () => {
   })
 
   it('halves the requests in flight after a 429, then grows back by one per round of successes', async () => {
-    const { clock, admitted, passes, enter } = setup({ maxConcurrency: 8 })
-    for (let i = 0; i < 8; i++) void enter(`a${i}`)
-    await settle()
-    passes.get('a0')!.done(rateLimited(0))
-    for (let i = 0; i < 10; i++) void enter(`b${i}`)
-    await clock.run(0)
+    const { admitted, passes } = await limitedWith(8)
     // 7 still in flight, and room for floor(8 / 2) = 4: nobody new.
     expect(admitted.filter((n) => n.startsWith('b'))).toEqual([])
     for (let i = 1; i < 8; i++) passes.get(`a${i}`)!.done(undefined)
@@ -144,13 +140,8 @@ describe('Budget: adapting to rate limits', () => {
   })
 
   it('halves what was in flight when the 429 came, not the limit; failures other than 429 neither shrink nor grow the room', async () => {
-    const { clock, admitted, passes, enter } = setup({ maxConcurrency: 8 })
-    for (let i = 0; i < 4; i++) void enter(`a${i}`)
-    await settle()
     // 4 in flight when a0 is limited: room for floor(4 / 2) = 2.
-    passes.get('a0')!.done(rateLimited(0))
-    for (let i = 0; i < 10; i++) void enter(`b${i}`)
-    await clock.run(0)
+    const { admitted, passes } = await limitedWith(4)
     for (let i = 1; i < 4; i++) passes.get(`a${i}`)!.done(new Error('failed'))
     await settle()
     expect(admitted.filter((n) => n.startsWith('b'))).toEqual(['b0', 'b1'])
