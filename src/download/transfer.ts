@@ -54,6 +54,8 @@ export class Transfer {
         if (!part) throw connectionError(this.spec, new Error('the server answered a byte range that does not fit the file'), true)
         type ??= part.type
         await this.pump(part)
+        // Unsubscribed mid-body: the file is not finished, whatever its length says.
+        if (this.stopped) return
         if (this.total === undefined || this.written >= this.total) break
         throw connectionError(this.spec, new Error('the body ended early'), true)
       } catch (error) {

@@ -12,6 +12,7 @@ import { isInvalidRequestError } from '../../src/errors/InvalidRequestError.js'
 import { isResultExpiredError } from '../../src/errors/ResultExpiredError.js'
 import { VirtualClock } from '../helpers/clock.js'
 import { collect, observe } from '../helpers/collect.js'
+import { fakeGateway } from '../helpers/fakeTransport.js'
 import { waitFor, within } from '../helpers/server.js'
 import { fileHost } from './fileHost.js'
 
@@ -212,6 +213,69 @@ describe('download$ to other targets', () => {
   it('refuses what is not an http(s) URL, or not a target, with InvalidRequestError', async () => {
     expect(isInvalidRequestError((await collect(download$('file:///etc/passwd', { blob: true }))).error)).toBe(true)
     expect(isInvalidRequestError((await collect(download$('http://127.0.0.1:9/x', 42 as never))).error)).toBe(true)
+  })
+})
+
+describe('download$ checks its arguments before any request', () => {
+  const refusal = async (url: string, options: Parameters<typeof download$>[2] = {}) => {
+    const gw = fakeGateway(() => ({ status: 200, body: 'x' }))
+    const { error } = await collect(download$(url, { blob: true }, { ...options, transport: gw.transport }))
+    expect(isInvalidRequestError(error)).toBe(true)
+    expect(gw.requests).toHaveLength(0)
+    return error as Error & { issues: unknown }
+  }
+
+  it.each(['not a url', 'file:///etc/passwd', 'ftp://cdn.example/v.mp4', 'xhttps://cdn.example/v.mp4', 'httpx://cdn.example/v.mp4'])('refuses %j: only http(s) URLs', async (url) => {
+    const error = await refusal(url)
+    expect(error.message).toBe('Invalid download: url: must be an http:// or https:// URL. Nothing was sent.')
+    expect(error.issues).toEqual([{ path: 'url', message: 'must be an http:// or https:// URL' }])
+  })
+
+  it.each([-1, 1.5, Number.NaN])('refuses retries %s', async (retries) => {
+    const error = await refusal('https://cdn.example/v.mp4', { retries })
+    expect(error.message).toBe(`Invalid download: retries: must be an integer of at least 0 (got ${retries}). Nothing was sent.`)
+    expect(error.issues).toEqual([{ path: 'retries', message: `must be an integer of at least 0 (got ${retries})` }])
+  })
+
+  it('takes retries 0 and http:// as well as https://', async () => {
+    for (const url of ['http://cdn.example/v.mp4', 'https://cdn.example/v.mp4']) {
+      const gw = fakeGateway(() => ({ status: 200, headers: { 'content-length': '4' }, body: 'kite' }))
+      const { values, completed } = await collect(download$(url, { blob: true }, { retries: 0, transport: gw.transport }))
+      expect(completed).toBe(true)
+      expect(saved(values).bytes).toBe(4)
+    }
+  })
+
+  it('an expiresAt given as text is read as a date', async () => {
+    const clock = new VirtualClock()
+    clock.advance(10_000)
+    const gw = fakeGateway(() => ({ status: 200, headers: { 'content-length': '4' }, body: 'kite' }))
+    const past = await collect(download$('https://cdn.example/v.mp4', { blob: true }, { expiresAt: new Date(9_999).toISOString(), scheduler: clock, transport: gw.transport }))
+    expect(isResultExpiredError(past.error)).toBe(true)
+    expect(past.error).toMatchObject({ requested: false, expiresAt: new Date(9_999) })
+    expect(gw.requests).toHaveLength(0)
+    const future = await collect(download$('https://cdn.example/v.mp4', { blob: true }, { expiresAt: new Date(10_001).toISOString(), scheduler: clock, transport: gw.transport }))
+    expect(future.completed).toBe(true)
+    expect(gw.requests).toHaveLength(1)
+  })
+
+  it('an unreadable expiresAt is no expiry', async () => {
+    const gw = fakeGateway(() => ({ status: 200, headers: { 'content-length': '4' }, body: 'kite' }))
+    const { completed } = await collect(download$('https://cdn.example/v.mp4', { blob: true }, { expiresAt: 'soon', transport: gw.transport }))
+    expect(completed).toBe(true)
+  })
+})
+
+describe('download$ to a Writable the caller keeps', () => {
+  it('with end: false the Writable gets the bytes and is left open', async () => {
+    const gw = fakeGateway(() => ({ status: 200, headers: { 'content-length': '4' }, body: 'kite' }))
+    const sink = new PassThrough()
+    const chunks: Buffer[] = []
+    sink.on('data', (c: Buffer) => chunks.push(c))
+    const { completed } = await collect(download$('https://cdn.example/v.mp4', sink, { end: false, transport: gw.transport }))
+    expect(completed).toBe(true)
+    expect(Buffer.concat(chunks).toString()).toBe('kite')
+    expect(sink.writableEnded).toBe(false)
   })
 })
 

@@ -1,15 +1,18 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { asyncScheduler, firstValueFrom, lastValueFrom, type SchedulerLike } from 'rxjs'
-import { describe, expect, it, onTestFinished } from 'vitest'
+import { asyncScheduler, firstValueFrom, lastValueFrom, of, type SchedulerLike } from 'rxjs'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { createClient } from '../../src/client.js'
 import { saveResults, type SaveResultsEvent } from '../../src/download/saveResults.js'
 import { endpoints } from '../../src/endpoints.js'
 import { isResultExpiredError } from '../../src/errors/ResultExpiredError.js'
 import { startSimulator, type Simulator } from '../../src/sim/index.js'
 import { createTask$, task$, textToVideo$ } from '../../src/tasks$.js'
-import { collect } from '../helpers/collect.js'
+import type { TaskEvent } from '../../src/operators/pollTask.js'
+import { collect, observe } from '../helpers/collect.js'
+import { fakeGateway } from '../helpers/fakeTransport.js'
+import { waitFor } from '../helpers/server.js'
 
 const FROZEN = { pendingMs: 30_000, processingMs: 150_000 } as const
 const HOUR = 60 * 60 * 1000
@@ -91,5 +94,78 @@ describe('saveResults against the simulator', () => {
     const { error } = await collect(task$(client, endpoints.t2vSpark, done.taskId).pipe(saveResults(dir)))
     expect(isResultExpiredError(error) && error.requested).toBe(true)
     expect(await readdir(dir)).toEqual([])
+  })
+})
+
+/** A completed task event of these URLs (video results carry expiresAt). */
+function completed(taskId: string, urls: string[], expiresAt?: Date): TaskEvent {
+  return { type: 'completed', taskId, urls, taskInfo: {} as never, reply: {} as never, ...(expiresAt ? { expiresAt } : {}) }
+}
+
+async function scratch(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'rxgate-save-'))
+  onTestFinished(() => rm(dir, { recursive: true, force: true }))
+  return dir
+}
+
+describe('saveResults file names', () => {
+  const gateway = () => fakeGateway(() => ({ status: 200, headers: { 'content-length': '4' }, body: 'kite' }))
+
+  it('takes the extension from the URL path, lower-cased; else png for an image', async () => {
+    const dir = await scratch()
+    const urls = ['photo.JPG', 'noext', 'v1.2/clip', 'anim.webp', 'file.toolong', 'a.b/c.gif'].map((p) => `https://cdn.example/files/${p}?sig=x.mp4`)
+    const { values, error } = await collect(of(completed('t', urls)).pipe(saveResults(dir, { transport: gateway().transport })))
+    expect(error).toBeUndefined()
+    expect(files(values)).toEqual(['t-1.jpg', 't-2.png', 't-3.png', 't-4.webp', 't-5.png', 't-6.gif'].map((f) => `${dir}/${f}`))
+    expect((await readdir(dir)).sort()).toEqual(['t-1.jpg', 't-2.png', 't-3.png', 't-4.webp', 't-5.png', 't-6.gif'])
+  })
+
+  it('a video result (it has expiresAt) without an extension in its URL is saved as mp4', async () => {
+    const dir = await scratch()
+    const urls = ['https://cdn.example/files/noext', 'https://cdn.example/files/clip.MOV']
+    const { values } = await collect(of(completed('t', urls, new Date(Date.now() + HOUR))).pipe(saveResults(dir, { transport: gateway().transport })))
+    expect(files(values)).toEqual([`${dir}/t-1.mp4`, `${dir}/t-2.mov`])
+  })
+
+  it('trailing slashes of the folder are dropped from the file names', async () => {
+    const dir = await scratch()
+    for (const given of [`${dir}/`, `${dir}//`]) {
+      const { values } = await collect(of(completed('t', ['https://cdn.example/files/a.png'])).pipe(saveResults(given, { transport: gateway().transport })))
+      expect(files(values)).toEqual([`${dir}/t-1.png`])
+      expect(values.every((e) => e.file === `${dir}/t-1.png` && e.taskId === 't' && e.index === 1)).toBe(true)
+    }
+  })
+
+  it('an empty folder name means the working folder', async () => {
+    const dir = await scratch()
+    // The working folder, as Node's path module reads it.
+    vi.spyOn(process, 'cwd').mockReturnValue(dir)
+    onTestFinished(() => {
+      vi.restoreAllMocks()
+    })
+    // The body stalls after its first bytes: the file name is read from the progress event, then the download is dropped.
+    const gw = fakeGateway(() => ({ status: 200, headers: { 'content-length': '8' }, body: 'fed' }))
+    const o = observe(of(completed('t', ['https://cdn.example/files/a.png'])).pipe(saveResults('', { transport: gw.transport })))
+    await waitFor(() => gw.requests[0]?.fed !== undefined, 3_000, 'the request')
+    gw.request(1).fed!.push('kite')
+    await waitFor(() => o.values.length > 0 || o.error !== undefined, 3_000, 'the first bytes written')
+    o.subscription.unsubscribe()
+    expect(o.error).toBeUndefined()
+    expect(o.values[0]).toMatchObject({ type: 'progress', bytes: 4, file: './t-1.png' })
+  })
+
+  it('lets every event but completed go', async () => {
+    const dir = await scratch()
+    const events: TaskEvent[] = [
+      { type: 'created', taskId: 't', taskInfo: {} as never, idempotencyKey: 'k' },
+      { type: 'pending', taskId: 't', taskInfo: {} as never },
+      { type: 'processing', taskId: 't', taskInfo: {} as never },
+      completed('t', ['https://cdn.example/files/a.png']),
+    ]
+    const gw = gateway()
+    const { values, completed: done } = await collect(of(...events).pipe(saveResults(dir, { transport: gw.transport })))
+    expect(done).toBe(true)
+    expect(gw.requests).toHaveLength(1)
+    expect(values.map((e) => e.type)).toEqual(['progress', 'saved'])
   })
 })

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest'
+import { openPart } from '../../src/download/openPart.js'
+import { isConnectionError } from '../../src/errors/ConnectionError.js'
+import { isHttpError } from '../../src/errors/HttpError.js'
+import { isResultExpiredError } from '../../src/errors/ResultExpiredError.js'
+import { AbortSwitch } from '../../src/transport/abort.js'
+import { fakeGateway, networkError, type Answer } from '../helpers/fakeTransport.js'
+
+const URL_ = 'https://cdn.example/files/clip.mp4?sig=secret-signature'
+const PATH = '/files/clip.mp4'
+
+async function open(answer: Answer, from = 0, validator?: string) {
+  const gw = fakeGateway(answer)
+  const part = await openPart(gw.transport, URL_, PATH, from, validator, new AbortSwitch())
+  return { part, gw }
+}
+
+async function failure(answer: Answer, from = 0): Promise<unknown> {
+  return open(answer, from).then(
+    () => {
+      throw new Error('expected a rejection')
+    },
+    (error: unknown) => error,
+  )
+}
+
+describe('openPart: the request', () => {
+  it('asks for the whole file with no header at all', async () => {
+    const { gw } = await open(() => ({ status: 200, body: 'x' }), 0, '"v1"')
+    expect(gw.request(1)).toMatchObject({ method: 'GET', url: URL_, headers: {} })
+  })
+
+  it('asks for the rest with Range, and If-Range when it has a validator', async () => {
+    const { gw } = await open(() => ({ status: 200, body: 'x' }), 1400, '"v1"')
+    expect(gw.request(1).headers).toEqual({ range: 'bytes=1400-', 'if-range': '"v1"' })
+    const { gw: bare } = await open(() => ({ status: 200, body: 'x' }), 1400)
+    expect(bare.request(1).headers).toEqual({ range: 'bytes=1400-' })
+  })
+})
+
+describe('openPart: a 200 or a readable 206', () => {
+  it('a 200 starts at 0, sized by Content-Length, with what the server said of ranges and type', async () => {
+    const { part } = await open(() => ({ status: 200, headers: { 'content-length': '2899', 'accept-ranges': 'bytes', 'content-type': 'video/mp4' }, body: 'x' }))
+    expect(part).toMatchObject({ start: 0, total: 2899, ranges: true, type: 'video/mp4', validator: undefined })
+  })
+
+  it('a 200 without Content-Length or Accept-Ranges: size unknown, no ranges', async () => {
+    const { part } = await open(() => ({ status: 200, headers: { 'accept-ranges': 'none' }, body: 'x' }))
+    expect(part).toMatchObject({ start: 0, total: undefined, ranges: false, type: undefined })
+  })
+
+  it('a 206 starts where its Content-Range says and serves ranges', async () => {
+    const { part } = await open(() => ({ status: 206, headers: { 'content-range': 'bytes 1400-2898/2899' }, body: 'x' }), 1400)
+    expect(part).toMatchObject({ start: 1400, total: 2899, ranges: true })
+    const { part: unsized } = await open(() => ({ status: 206, headers: { 'content-range': 'bytes 1400-2898/*' }, body: 'x' }), 1400)
+    expect(unsized).toMatchObject({ start: 1400, total: undefined, ranges: true })
+  })
+
+  // The validator sent back as If-Range: a strong ETag first, else Last-Modified; a weak ETag never.
+  it.each([
+    [{ etag: '"v1"', 'last-modified': 'Mon, 01 Jan 2024 00:00:00 GMT' }, '"v1"'],
+    [{ etag: '"v1"' }, '"v1"'],
+    [{ 'last-modified': 'Mon, 01 Jan 2024 00:00:00 GMT' }, 'Mon, 01 Jan 2024 00:00:00 GMT'],
+    [{ etag: 'W/"v1"', 'last-modified': 'Mon, 01 Jan 2024 00:00:00 GMT' }, 'Mon, 01 Jan 2024 00:00:00 GMT'],
+    [{ etag: 'W/"v1"' }, undefined],
+    [{}, undefined],
+  ])('validator of %j is %j', async (headers, validator) => {
+    const { part } = await open(() => ({ status: 200, headers, body: 'x' }))
+    expect(part!.validator).toBe(validator)
+  })
+})
+
+describe('openPart: answers to start over from', () => {
+  it('a 416 (nothing at that offset) resolves undefined', async () => {
+    const { part } = await open(() => ({ status: 416, headers: { 'content-range': 'bytes */2899' }, body: '' }), 2899)
+    expect(part).toBeUndefined()
+  })
+
+  it('a 206 whose Content-Range cannot be read resolves undefined', async () => {
+    for (const range of [undefined, 'bytes */2899', 'items 0-9/10']) {
+      const { part } = await open(() => ({ status: 206, headers: range ? { 'content-range': range } : ({} as Record<string, string>), body: 'x' }), 1400)
+      expect(part).toBeUndefined()
+    }
+  })
+})
+
+describe('openPart: failures', () => {
+  it('a 410 is ResultExpiredError, as the server said it', async () => {
+    const error = await failure(() => ({ status: 410, body: 'gone' }))
+    expect(isResultExpiredError(error) && error.requested).toBe(true)
+    expect(error).toMatchObject({ path: PATH })
+  })
+
+  it('another status is HttpError with the path only, its body and Retry-After', async () => {
+    const error = await failure(() => ({ status: 503, headers: { 'retry-after': '2' }, body: '{"error":{"message":"busy"}}' }))
+    expect(isHttpError(error)).toBe(true)
+    expect(error).toMatchObject({ method: 'GET', path: PATH, status: 503, retryAfterMs: 2000, gatewayMessage: 'busy' })
+    expect((error as Error).message).toBe('GET /files/clip.mp4 answered 503: busy. The gateway failed; try again later. Retry after 2 s.')
+  })
+
+  it('only a 206 is read for its Content-Range: a 500 that sends one is still an HttpError', async () => {
+    const error = await failure(() => ({ status: 500, headers: { 'content-range': 'bytes 0-9/10' }, body: '' }))
+    expect(isHttpError(error) && error.status).toBe(500)
+  })
+
+  it('an error body that breaks off is left out of the HttpError', async () => {
+    const error = await failure(() => ({
+      status: 404,
+      body: (function* () {
+        yield 'Not Fo'
+        throw networkError('ECONNRESET')
+      })(),
+    }))
+    expect((error as Error).message).toBe('GET /files/clip.mp4 answered 404. Check the path and the id.')
+  })
+
+  it('a request that never reached the server is a ConnectionError that says so', async () => {
+    const error = await failure(() => networkError('ECONNREFUSED'))
+    expect(isConnectionError(error)).toBe(true)
+    expect(error).toMatchObject({ sent: false, path: PATH })
+    expect((error as Error).message).toBe('GET /files/clip.mp4: could not reach the gateway (ECONNREFUSED); check baseUrl and the network')
+  })
+})

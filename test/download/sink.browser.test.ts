@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest'
+import { openSink } from '../../src/download/sink.browser.js'
+import type { DownloadTarget, WritableLike } from '../../src/download/types.js'
+import { isInvalidRequestError } from '../../src/errors/InvalidRequestError.js'
+
+const bytes = (text: string) => new TextEncoder().encode(text)
+
+/** A stream-like object, as a browser app may pass (e.g. over a WritableStream writer). */
+function stream(): WritableLike & { chunks: string[]; ended: boolean } {
+  const s = {
+    chunks: [] as string[],
+    ended: false,
+    write(chunk: Uint8Array, callback: (error?: Error | null) => void) {
+      s.chunks.push(new TextDecoder().decode(chunk))
+      callback()
+      return true
+    },
+    end(callback?: () => void) {
+      s.ended = true
+      callback?.()
+    },
+  }
+  return s
+}
+
+const MESSAGE = 'a file path needs Node; in a browser pass { blob: true } and save the Blob (e.g. with a link to URL.createObjectURL(blob))'
+
+describe('openSink (browser build)', () => {
+  it('{ blob: true } collects a Blob', async () => {
+    const sink = openSink({ blob: true, type: 'video/mp4' }, true)
+    await sink.write(bytes('kite'))
+    const { blob } = await sink.finish(undefined)
+    expect(blob!.type).toBe('video/mp4')
+    expect(await blob!.text()).toBe('kite')
+  })
+
+  it('an object with a write function is a stream, ended only when asked', async () => {
+    const ended = stream()
+    const sink = openSink(ended, true)
+    await sink.write(bytes('kite'))
+    expect(await sink.finish(undefined)).toEqual({})
+    expect(ended).toMatchObject({ chunks: ['kite'], ended: true })
+    const open = stream()
+    await openSink(open, false).finish(undefined)
+    expect(open.ended).toBe(false)
+  })
+
+  // A file path cannot be written in a browser; the message says what to pass instead.
+  it.each([
+    ['a file path', 'out/kite.mp4'],
+    ['an empty path', ''],
+    ['null', null],
+    ['an empty object', {}],
+    ['{ blob: false }', { blob: false }],
+    ['an object whose write is not a function', { write: 'yes' }],
+  ])('refuses %s', (_, target) => {
+    let error: unknown
+    try {
+      openSink(target as unknown as DownloadTarget, true)
+    } catch (e) {
+      error = e
+    }
+    expect(isInvalidRequestError(error)).toBe(true)
+    expect((error as Error).message).toBe(`Invalid download target: target: ${MESSAGE}. Nothing was sent.`)
+    expect(error).toMatchObject({ issues: [{ path: 'target', message: MESSAGE }] })
+  })
+})

@@ -1,0 +1,76 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { openSink } from '../../src/download/sink.js'
+import type { DownloadTarget, WritableLike } from '../../src/download/types.js'
+import { isInvalidRequestError } from '../../src/errors/InvalidRequestError.js'
+
+const bytes = (text: string) => new TextEncoder().encode(text)
+
+function stream(): WritableLike & { chunks: string[]; ended: boolean } {
+  const s = {
+    chunks: [] as string[],
+    ended: false,
+    write(chunk: Uint8Array, callback: (error?: Error | null) => void) {
+      s.chunks.push(new TextDecoder().decode(chunk))
+      callback()
+      return true
+    },
+    end(callback?: () => void) {
+      s.ended = true
+      callback?.()
+    },
+  }
+  return s
+}
+
+describe('openSink (Node)', () => {
+  it('a path saves to that file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rxgate-sink-'))
+    onTestFinished(() => rm(dir, { recursive: true, force: true }))
+    const sink = openSink(join(dir, 'v.mp4'), true)
+    await sink.write(bytes('kite'))
+    expect(await sink.finish(undefined)).toEqual({ file: join(dir, 'v.mp4') })
+    expect(await readFile(join(dir, 'v.mp4'), 'utf8')).toBe('kite')
+  })
+
+  it('{ blob: true } collects a Blob', async () => {
+    const sink = openSink({ blob: true }, true)
+    await sink.write(bytes('kite'))
+    const { blob } = await sink.finish('image/png')
+    expect(blob!.type).toBe('image/png')
+    expect(await blob!.text()).toBe('kite')
+  })
+
+  it('an object with a write function is a stream, ended only when asked', async () => {
+    const ended = stream()
+    const sink = openSink(ended, true)
+    await sink.write(bytes('kite'))
+    expect(await sink.finish(undefined)).toEqual({})
+    expect(ended).toMatchObject({ chunks: ['kite'], ended: true })
+    const open = stream()
+    await openSink(open, false).finish(undefined)
+    expect(open.ended).toBe(false)
+  })
+
+  // Anything else is refused before any request, with the same message.
+  it.each([
+    ['an empty path', ''],
+    ['null', null],
+    ['a number', 42],
+    ['an empty object', {}],
+    ['{ blob: false }', { blob: false }],
+    ['an object whose write is not a function', { write: 42 }],
+  ])('refuses %s', (_, target) => {
+    let error: unknown
+    try {
+      openSink(target as unknown as DownloadTarget, true)
+    } catch (e) {
+      error = e
+    }
+    expect(isInvalidRequestError(error)).toBe(true)
+    expect((error as Error).message).toBe('Invalid download target: target: must be a file path, a Writable, or { blob: true }. Nothing was sent.')
+    expect(error).toMatchObject({ issues: [{ path: 'target', message: 'must be a file path, a Writable, or { blob: true }' }] })
+  })
+})
