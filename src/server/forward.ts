@@ -51,6 +51,8 @@ export async function forward(settings: HandlerSettings, route: Route, body: str
     // `x-accel-buffering: no` asks a proxy in front (nginx) not to hold the events back either.
     return new Response(upstream.body.pipeThrough(scrubLines(settings.apiKey)), { status: upstream.status, headers: { ...replyHeaders, 'x-accel-buffering': 'no' } })
   }
+  // A status that has no body (204, 205) is passed on as it came: a Response with a body cannot have one.
+  if (NO_BODY.has(upstream.status)) return new Response(null, { status: upstream.status, headers: replyHeaders })
   let text: string
   try {
     text = await readText(upstream, upstream.ok ? settings.maxReplyBytes : MAX_ERROR_BODY_BYTES, upstream.ok)
@@ -62,6 +64,8 @@ export async function forward(settings: HandlerSettings, route: Route, body: str
   // A known length lets the client read the reply in one go.
   return new Response(bytes, { status: upstream.status, headers: { ...replyHeaders, 'content-length': String(bytes.byteLength) } })
 }
+
+const NO_BODY = new Set([204, 205])
 
 /** The body as text, at most `limit` bytes: past it, a 2xx reply is refused (502) and an error body is cut. */
 async function readText(res: Response, limit: number, whole: boolean): Promise<string> {

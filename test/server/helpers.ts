@@ -92,3 +92,35 @@ async function listen(server: ReturnType<typeof createServer>): Promise<string> 
   )
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 }
+
+/** One call the handler made through an injected `fetch`. */
+export interface FetchCall {
+  readonly url: string
+  readonly method: string
+  readonly headers: Record<string, string>
+  readonly body: string | undefined
+}
+
+/**
+ * A `fetch` for the handler's `fetch` option that answers with `reply` and
+ * records each call: the URL and the headers exactly as the handler built them.
+ */
+export function fakeFetch(reply: (call: FetchCall, init: RequestInit) => Response | Promise<Response> = () => Response.json({ ok: true })) {
+  const calls: FetchCall[] = []
+  const fetchFn = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const call = { url: String(input), method: init.method ?? 'GET', headers: { ...(init.headers as Record<string, string>) }, body: init.body as string | undefined }
+    calls.push(call)
+    return reply(call, init)
+  }) as typeof globalThis.fetch
+  return { fetch: fetchFn, calls }
+}
+
+/** A request to the handler, as a browser client would send it to `/api/rxgate`. */
+export function call(path: string, init: RequestInit = {}): Request {
+  return new Request(`http://app.example/api/rxgate${path}`, init)
+}
+
+/** A JSON POST to the handler. */
+export function callPost(path: string, body: unknown, headers: Record<string, string> = {}): Request {
+  return call(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) })
+}

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { endpoints, taskEndpoint } from '../../src/index.js'
+import { settingsOf } from '../../src/server/options.js'
+import { routeTable } from '../../src/server/routes.js'
 import { errorOf, post, RESPONSES, startProxy, startUpstream, T2V, TASK_ID } from './helpers.js'
 
 const VIDEO_ONE = '/vendors/vendor-a/v1/video-one/generation'
@@ -96,5 +98,17 @@ describe('createGatewayHandler: which calls pass', () => {
     }
     expect((await post(`${base}${RESPONSES}?stream=true`, { model: 'm' })).status).toBe(400)
     expect(upstream.requests).toEqual([])
+  })
+})
+
+describe('routeTable', () => {
+  it('refuses "." and ".." as response ids, even where no URL parser has removed them', () => {
+    const routes = routeTable(settingsOf({ baseUrl: 'https://gateway.example', apiKey: 'sk-placeholder-key' }))
+    for (const path of [`${RESPONSES}/.`, `${RESPONSES}/..`, `${RESPONSES}/../cancel`, `${RESPONSES}/./cancel`]) {
+      const method = path.endsWith('/cancel') ? 'POST' : 'GET'
+      expect(() => routes(method, path, new URLSearchParams()), path).toThrow(expect.objectContaining({ status: 400, code: 'invalid_id' }))
+    }
+    expect(routes('GET', `${RESPONSES}/.a.`, new URLSearchParams())).toEqual({ method: 'GET', path: `${RESPONSES}/.a.` })
+    expect(routes('POST', `${RESPONSES}/..b/cancel`, new URLSearchParams())).toEqual({ method: 'POST', path: `${RESPONSES}/..b/cancel` })
   })
 })

@@ -63,4 +63,52 @@ describe('scrubLines', () => {
   it('leaves the stream alone for a placeholder key too short to mask', async () => {
     expect(await all('dev', ['data: dev\n\n'])).toBe('data: dev\n\n')
   })
+
+  it('masks a key of the shortest maskable length', async () => {
+    expect(await all('sk-12345', ['data: sk-12345\n\n'])).toBe('data: [redacted]\n\n')
+  })
+
+  it('holds nothing back for a placeholder key: an unfinished line passes at once', async () => {
+    expect(await run('dev', ['data: 1', '\n\n'])).toEqual(['data: 1', '\n\n', ''])
+  })
+
+  it('sends no empty chunks while a line is unfinished, and ends with the last unfinished line masked', async () => {
+    expect(await chunksOf(KEY, ['data: ', 'x', '\n\n'])).toEqual(['data: x\n\n'])
+    expect(await chunksOf(KEY, ['data: 1\n\n'])).toEqual(['data: 1\n\n'])
+    expect(await chunksOf(KEY, ['data: 1\n\ndata: ', `${KEY}`])).toEqual(['data: 1\n\n', 'data: [redacted]'])
+  })
+
+  it('ends with a character cut off at the very end as a replacement character', async () => {
+    expect(await chunksOf(KEY, ['data: 1\n\n', 'x\u00e9'], [0xc3])).toEqual(['data: 1\n\n', 'x\u00e9\ufffd'])
+  })
+
+  it('holds a line of up to 16 MiB characters, and breaks the stream on a longer one', async () => {
+    const max = 16 * 1024 * 1024
+    const longest = 'x'.repeat(max)
+    expect((await all(KEY, [longest.slice(0, max / 2), longest.slice(max / 2), '\n'])).length).toBe(max + 1)
+    const source = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encode(longest))
+        controller.enqueue(encode('x'))
+        controller.close()
+      },
+    })
+    await expect(new Response(source.pipeThrough(scrubLines(KEY))).text()).rejects.toThrow(`A stream line is longer than ${max} characters.`)
+  })
 })
+
+/** The chunks that come out of `chunks` (and of `tail`, raw bytes written last), each decoded on its own. */
+async function chunksOf(secret: string, chunks: string[], tail?: number[]): Promise<string[]> {
+  const transform = scrubLines(secret)
+  const writer = transform.writable.getWriter()
+  const out: string[] = []
+  const reading = (async () => {
+    const reader = transform.readable.getReader()
+    for (let r = await reader.read(); !r.done; r = await reader.read()) out.push(new TextDecoder().decode(r.value))
+  })()
+  for (const chunk of chunks) await writer.write(encode(chunk))
+  if (tail) await writer.write(new Uint8Array(tail))
+  await writer.close()
+  await reading
+  return out
+}
