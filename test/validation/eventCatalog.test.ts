@@ -1,12 +1,11 @@
 import * as v from 'valibot'
-import { describe, expect, it } from 'vitest'
-import { isValidationError, type ValidationError } from '../../src/errors/ValidationError.js'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import type { ValidationError } from '../../src/errors/ValidationError.js'
 import type { Annotation, ContentPart, SummaryTextPart } from '../../src/validation/contentParts.js'
 import type { UnknownType } from '../../src/validation/otherType.js'
 import type { OutputItem } from '../../src/validation/outputItems.js'
 import type { Response } from '../../src/validation/response.js'
-import { type KnownEventType, parseStreamEvent, type StreamEvent, streamEventSchema } from '../../src/validation/streamEvents.js'
-import { TOOL_ITEM_TYPES } from '../../src/validation/toolItems.js'
+import type { KnownEventType, StreamEvent } from '../../src/validation/streamEvents.js'
 
 // The catalog of everything a Responses stream carries that this version
 // models: every event type, output item, content part and annotation, each
@@ -15,6 +14,21 @@ import { TOOL_ITEM_TYPES } from '../../src/validation/toolItems.js'
 // the library does not declare) does not compile. Unknown kinds pass through
 // for forward compatibility, so the tests below also prove each kind is really
 // checked: a modelled kind that lost its schema would wave anything through.
+
+type StreamEvents = typeof import('../../src/validation/streamEvents.js')
+let parseStreamEvent: StreamEvents['parseStreamEvent']
+let streamEventSchema: StreamEvents['streamEventSchema']
+let TOOL_ITEM_TYPES: (typeof import('../../src/validation/toolItems.js'))['TOOL_ITEM_TYPES']
+let isValidationError: (typeof import('../../src/errors/ValidationError.js'))['isValidationError']
+
+// The schemas are built when their modules load: each test loads its own copy,
+// so it also proves that the catalog it checks loads.
+beforeEach(async () => {
+  vi.resetModules()
+  ;({ parseStreamEvent, streamEventSchema } = await import('../../src/validation/streamEvents.js'))
+  ;({ TOOL_ITEM_TYPES } = await import('../../src/validation/toolItems.js'))
+  ;({ isValidationError } = await import('../../src/errors/ValidationError.js'))
+})
 
 /** The paths of the issues `parseStreamEvent` reports, or `[]` when it accepts the payload. */
 function refusal(payload: unknown): string[] {
@@ -143,11 +157,11 @@ const isRequired = (type: string, field: string) => field !== 'type' && type !==
 
 const events = Object.values(EVENTS)
 const fieldsOf = (event: object) => Object.keys(event).filter((field) => field !== 'type')
-const UNKNOWN_EVENT = streamEventSchema('response.future_feature.delta')
+const unknownEvent = () => streamEventSchema('response.future_feature.delta')
 
 describe('the event catalog', () => {
   it.each(events.map((e) => [e.type, e] as const))('%s: a type of its own, accepted as it came', (type, event) => {
-    expect(streamEventSchema(type)).not.toBe(UNKNOWN_EVENT)
+    expect(streamEventSchema(type)).not.toBe(unknownEvent())
     expect(v.is(streamEventSchema(type), event)).toBe(true)
     expect(parseStreamEvent(event)).toBe(event)
     expect(parseStreamEvent({ ...event })).toEqual(event)

@@ -1,7 +1,16 @@
 import * as v from 'valibot'
-import { describe, expect, it } from 'vitest'
-import { isTerminalStatus, ResponseSchema } from '../../src/validation/response.js'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { OPENAI_USAGE, response, SPEC_USAGE } from '../helpers/fixtures.js'
+
+type ResponseModule = typeof import('../../src/validation/response.js')
+let isTerminalStatus: ResponseModule['isTerminalStatus']
+let ResponseSchema: ResponseModule['ResponseSchema']
+
+// The schemas are built when their modules load: each test loads its own copy.
+beforeEach(async () => {
+  vi.resetModules()
+  ;({ isTerminalStatus, ResponseSchema } = await import('../../src/validation/response.js'))
+})
 
 const paths = (value: unknown): string[] => {
   const result = v.safeParse(ResponseSchema, value)

@@ -1,7 +1,15 @@
 import * as v from 'valibot'
-import { describe, expect, it } from 'vitest'
-import { ResponseSchema } from '../../src/validation/response.js'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { OPENAI_USAGE, response, SPEC_USAGE } from '../helpers/fixtures.js'
+
+type ResponseModule = typeof import('../../src/validation/response.js')
+let ResponseSchema: ResponseModule['ResponseSchema']
+
+// The schemas are built when their modules load: each test loads its own copy.
+beforeEach(async () => {
+  vi.resetModules()
+  ;({ ResponseSchema } = await import('../../src/validation/response.js'))
+})
 
 // The fields of a Response beyond its id and status: usage details in both
 // shapes, the error of a failed response, why an incomplete one stopped.

@@ -1,7 +1,18 @@
-import { describe, expect, it } from 'vitest'
-import { InvalidRequestError } from '../../src/errors/InvalidRequestError.js'
-import { serializeRequest } from '../../src/validation/check.js'
-import { ResponseRequestSchema } from '../../src/validation/responseRequest.js'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import type { InvalidRequestError as InvalidRequestErrorClass } from '../../src/errors/InvalidRequestError.js'
+
+let InvalidRequestError: typeof InvalidRequestErrorClass
+let isInvalidRequestError: (typeof import('../../src/errors/InvalidRequestError.js'))['isInvalidRequestError']
+let serializeRequest: (typeof import('../../src/validation/check.js'))['serializeRequest']
+let ResponseRequestSchema: (typeof import('../../src/validation/responseRequest.js'))['ResponseRequestSchema']
+
+// The rules are built when their modules load: each test loads its own copy.
+beforeEach(async () => {
+  vi.resetModules()
+  ;({ InvalidRequestError, isInvalidRequestError } = await import('../../src/errors/InvalidRequestError.js'))
+  ;({ serializeRequest } = await import('../../src/validation/check.js'))
+  ;({ ResponseRequestSchema } = await import('../../src/validation/responseRequest.js'))
+})
 
 /** The issues the schema finds in `body`, as sent, or [] when it passes. */
 function issuesOf(body: unknown): { path: string; message: string }[] {
@@ -10,8 +21,9 @@ function issuesOf(body: unknown): { path: string; message: string }[] {
     return []
   } catch (err) {
     expect(err).toBeInstanceOf(InvalidRequestError)
+    expect(isInvalidRequestError(err)).toBe(true)
     expect((err as Error).message).toMatch(/^Invalid response request: .*Nothing was sent\.$/s)
-    return [...(err as InvalidRequestError).issues]
+    return [...(err as InvalidRequestErrorClass).issues]
   }
 }
 
@@ -198,6 +210,18 @@ describe('what each refusal says', () => {
     ['include that is not a list', { model: 'm', include: 'x' }, [{ path: 'include', message: 'must be an array of strings' }]],
     ['metadata that is not an object', { model: 'm', metadata: 'k=v' }, [{ path: 'metadata', message: 'must be an object of string values' }]],
     ['top_logprobs that is not a number', { model: 'm', top_logprobs: '3' }, [{ path: 'top_logprobs', message: 'must be a number' }]],
+    ['a fractional top_logprobs', { model: 'm', top_logprobs: 2.5 }, [{ path: 'top_logprobs', message: 'must be an integer from 0 to 20 (got 2.5)' }]],
+    ['a top_logprobs above 20', { model: 'm', top_logprobs: 21 }, [{ path: 'top_logprobs', message: 'must be an integer from 0 to 20 (got 21)' }]],
+    ['a fractional max_output_tokens', { model: 'm', max_output_tokens: 1.5 }, [{ path: 'max_output_tokens', message: 'must be an integer of at least 1 (got 1.5)' }]],
+    ['a max_output_tokens of 0', { model: 'm', max_output_tokens: 0 }, [{ path: 'max_output_tokens', message: 'must be an integer of at least 1 (got 0)' }]],
+    ['a negative max_tool_calls', { model: 'm', max_tool_calls: -1 }, [{ path: 'max_tool_calls', message: 'must be an integer of at least 0 (got -1)' }]],
+    ['max_output_tokens that is not a number', { model: 'm', max_output_tokens: '100' }, [{ path: 'max_output_tokens', message: 'must be a number' }]],
+    ['a temperature below 0', { model: 'm', temperature: -0.5 }, [{ path: 'temperature', message: 'must be from 0 to 2 (got -0.5)' }]],
+    ['a top_p above 1', { model: 'm', top_p: 1.5 }, [{ path: 'top_p', message: 'must be from 0 to 1 (got 1.5)' }]],
+    ['top_p that is not a number', { model: 'm', top_p: '1' }, [{ path: 'top_p', message: 'must be a number' }]],
+    ['stream that is not a boolean', { model: 'm', stream: 'yes' }, [{ path: 'stream', message: 'must be true or false' }]],
+    ['instructions that are not a string', { model: 'm', instructions: 5 }, [{ path: 'instructions', message: 'must be a string' }]],
+    ['a prompt that is a list', { model: 'm', prompt: [] }, [{ path: 'prompt', message: 'must be an object' }]],
   ])('%s', (_, body, expected) => {
     expect(issuesOf(body)).toEqual(expected)
   })

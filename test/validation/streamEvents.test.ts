@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest'
-import { ValidationError } from '../../src/errors/ValidationError.js'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { isValidationError, ValidationError } from '../../src/errors/ValidationError.js'
 import { parseStreamEvent, type ResponseStreamEvent } from '../../src/validation/streamEvents.js'
 import { delta, lifecycle } from '../helpers/fixtures.js'
 
@@ -71,5 +71,64 @@ describe('stream event validation', () => {
 
   it.each([[null], [{}], [{ sequence_number: 1, delta: 'a' }]])('refuses %j, a payload without a type', (payload) => {
     expect(() => parseStreamEvent(payload)).toThrow(expect.objectContaining({ name: 'ValidationError' }))
+  })
+})
+
+describe('stream event validation in a freshly loaded module', () => {
+  afterEach(() => {
+    vi.doUnmock('../../src/validation/fastCheck.js')
+    vi.resetModules()
+  })
+
+  /** The paths of the issues of the ValidationError (of any loaded copy) that `run` throws. */
+  function issuePaths(run: () => unknown): string[] {
+    try {
+      run()
+    } catch (err) {
+      expect(isValidationError(err), String(err)).toBe(true)
+      return (err as ValidationError).issues.map((i) => i.path)
+    }
+    throw new Error('accepted')
+  }
+
+  /** `parseStreamEvent` of a copy of the module that has validated nothing yet. */
+  async function fresh(): Promise<typeof parseStreamEvent> {
+    vi.resetModules()
+    return (await import('../../src/validation/streamEvents.js')).parseStreamEvent
+  }
+
+  // The first payload of a stream has no previous type to be compared with.
+  it.each([
+    [{}, ['type']],
+    [{ sequence_number: 0, delta: 'a' }, ['type']],
+    [null, ['']],
+  ])('refuses %j as the very first payload, naming the missing type', async (payload, paths) => {
+    const parse = await fresh()
+    expect(issuePaths(() => parse(payload))).toEqual(paths)
+  })
+
+  // The browser build has no derived checks: every payload is parsed by the schemas alone.
+  describe('with the browser build’s checks', () => {
+    async function browser(): Promise<typeof parseStreamEvent> {
+      vi.resetModules()
+      vi.doMock('../../src/validation/fastCheck.js', () => import('../../src/validation/fastCheck.browser.js'))
+      return (await import('../../src/validation/streamEvents.js')).parseStreamEvent
+    }
+
+    it('accepts valid events as they came, unknown fields and unknown types included', async () => {
+      const parse = await browser()
+      for (const event of [delta(1, 'a'), { ...delta(2, 'b'), obfuscation: 'xyz' }, lifecycle('response.completed', 9), itemAdded, { type: 'response.future_thing', anything: 1 }]) {
+        expect(parse(event)).toEqual(event)
+      }
+    })
+
+    it('refuses the same broken events, naming the same fields', async () => {
+      const parse = await browser()
+      const paths = (event: unknown) => issuePaths(() => parse(event))
+      expect(paths({ ...delta(1, 'a'), delta: 42 })).toEqual(['delta'])
+      expect(paths({ ...textDone, text: undefined })).toEqual(['text'])
+      expect(paths({ type: 'response.future_thing', sequence_number: '1' })).toEqual(['sequence_number'])
+      expect(paths({})).toEqual(['type'])
+    })
   })
 })
