@@ -56,6 +56,12 @@ const completed = (n: number) =>
   `data: {"type":"response.completed","sequence_number":${n},"response":{"id":"r","object":"response","created_at":1,"model":"m","status":"completed"}}\n\n`
 
 describe.skipIf(!compiler && !required)('withHttpClient, with Angular’s real HttpClient', () => {
+  it('is the feature named httpClient, whose transport is made in the injection context', () => {
+    const feature = withHttpClient()
+    expect(feature.kind).toBe('httpClient')
+    expect(typeof feature.transport).toBe('function')
+  })
+
   it('sends each call through the app’s interceptors, testable with HttpTestingController', async () => {
     const stamp: import('@angular/common/http').HttpInterceptorFn = (req, next) => next(req.clone({ setHeaders: { 'x-app-session': 'abc' } }))
     const app = browserApp('http://app.example', http.provideHttpClient(http.withInterceptors([stamp])), testing.provideHttpClientTesting())

@@ -1,4 +1,5 @@
 import type { HttpClient } from '@angular/common/http'
+import { getEventListeners } from 'node:events'
 import { lastValueFrom, Observable, type Subscriber } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import { httpClientTransport } from '../../src/angular/httpClientTransport.js'
@@ -102,5 +103,102 @@ describe('httpClientTransport', () => {
     abort.abort()
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' })
     expect(calls[0]!.unsubscribed).toBe(true)
+  })
+
+  it('rejects at once, without waiting, when the signal was aborted before the request', async () => {
+    const { http, calls } = fakeHttp()
+    const pending = httpClientTransport(http)({ method: 'GET', url: '/x', headers: {}, signal: AbortSignal.abort() })
+    const error = await pending.catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(DOMException)
+    expect(error).toMatchObject({ name: 'AbortError', message: 'The request was aborted.' })
+    expect(calls[0]!.unsubscribed).toBe(true)
+  })
+
+  it('reads an HTTP error whose body is not text as an empty body', async () => {
+    const { http, calls } = fakeHttp()
+    const pending = httpClientTransport(http)({ method: 'GET', url: '/x', headers: {}, signal: signal() })
+    calls[0]!.events.error(httpError(502, null))
+    const res = await pending
+    expect(res.status).toBe(502)
+    expect(await res.text()).toBe('')
+  })
+
+  it('reads a reply without a body, and progress events without text, as an empty body', async () => {
+    const { http, calls } = fakeHttp()
+    const pending = httpClientTransport(http)({ method: 'GET', url: '/x', headers: {}, signal: signal() })
+    const { events } = calls[0]!
+    events.next(header(204))
+    events.next({ type: 3, loaded: 0 })
+    events.next({ type: 4, status: 204, headers: headers({}), body: null })
+    events.complete()
+    const res = await pending
+    expect(res.status).toBe(204)
+    expect(await res.text()).toBe('')
+  })
+
+  it('never passes on text again that a progress event already carried', async () => {
+    const { http, calls } = fakeHttp()
+    const pending = httpClientTransport(http)({ method: 'GET', url: '/x', headers: {}, signal: signal() })
+    const { events } = calls[0]!
+    events.next(header(200))
+    events.next(progress('abcd'))
+    events.next(progress('ab'))
+    events.next(progress('abcdef'))
+    events.next(response(200, 'abcdef'))
+    events.complete()
+    expect(await (await pending).text()).toBe('abcdef')
+  })
+
+  it.each([
+    ['a TypeError', new TypeError('Failed to fetch')],
+    ['null', null],
+    ['a plain object', { status: 500, message: 'odd' }],
+    ['the HttpErrorResponse class itself, not an instance', Object.assign(function HttpErrorResponse() {}, { status: 500 })],
+  ])('rejects with a TypeError when HttpClient fails with %s, which is not an HTTP reply', async (_, failure) => {
+    const { http, calls } = fakeHttp()
+    const pending = httpClientTransport(http)({ method: 'GET', url: '/x', headers: {}, signal: signal() })
+    calls[0]!.events.error(failure)
+    const error = await pending.catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(TypeError)
+    expect((error as TypeError).message).toBe('HttpClient could not complete the request')
+    expect((error as TypeError).cause).toBe(failure)
+  })
+
+  it('names HttpClient’s message of a network failure (status 0), with its error as the cause', async () => {
+    const { http, calls } = fakeHttp()
+    const pending = httpClientTransport(http)({ method: 'GET', url: '/x', headers: {}, signal: signal() })
+    const cause = new TypeError('Failed to fetch')
+    calls[0]!.events.error(httpError(0, cause))
+    const error = await pending.catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(TypeError)
+    expect((error as TypeError).message).toBe('HttpClient could not complete the request (Http failure response: 0)')
+    expect((error as TypeError).cause).toBe(cause)
+  })
+
+  it('fails the body when HttpClient completes without the reply', async () => {
+    const { http, calls } = fakeHttp()
+    const pending = httpClientTransport(http)({ method: 'GET', url: '/x', headers: {}, signal: signal() })
+    calls[0]!.events.next(header(200))
+    calls[0]!.events.next(progress('part'))
+    calls[0]!.events.complete()
+    const error = await (await pending).text().catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(TypeError)
+    expect((error as TypeError).message).toMatch(/^HttpClient ended the request without its reply/)
+  })
+
+  // A long-lived signal (one per page, say) must not collect a listener per request.
+  it.each([
+    ['a whole reply', (events: Subscriber<unknown>) => (events.next(response(200, 'ok')), events.complete())],
+    ['an HTTP error status', (events: Subscriber<unknown>) => events.error(httpError(500, 'down'))],
+    ['a network failure', (events: Subscriber<unknown>) => events.error(httpError(0, new TypeError('Failed to fetch')))],
+    ['a reply cut short', (events: Subscriber<unknown>) => (events.next(header(200)), events.complete())],
+  ])('leaves no listener on the signal after %s', async (_, play) => {
+    const { http, calls } = fakeHttp()
+    const controller = new AbortController()
+    const pending = httpClientTransport(http)({ method: 'GET', url: '/x', headers: {}, signal: controller.signal })
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1)
+    play(calls[0]!.events)
+    await pending.then((res) => res.text()).catch(() => undefined)
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
   })
 })

@@ -47,6 +47,22 @@ describe('parseErrorBody', () => {
     expect(parseErrorBody(body).message).toBeUndefined()
   })
 
+  it('gives no message for an empty detail list', () => {
+    expect(parseErrorBody('{"detail":[],"message":"m"}')).toStrictEqual({ message: 'm' })
+    expect(parseErrorBody('{"detail":[]}')).toStrictEqual({})
+  })
+
+  it('ignores a type or code that is neither text nor a number', () => {
+    expect(parseErrorBody('{"message":"m","type":5,"code":{"n":1}}')).toStrictEqual({ message: 'm' })
+    expect(parseErrorBody('{"error":{"message":"m","code":true,"type":null}}')).toStrictEqual({ message: 'm' })
+  })
+
+  it('has only the fields the body gave: no key for a missing code, type or message', () => {
+    expect(parseErrorBody('{"code":7}')).toStrictEqual({ code: 7 })
+    expect(parseErrorBody('{"type":"overloaded"}')).toStrictEqual({ type: 'overloaded' })
+    expect(parseErrorBody('{"detail":"d"}')).toStrictEqual({ message: 'd' })
+  })
+
   it('reads a JSON string body as the message', () => {
     expect(parseErrorBody('"quota exceeded"')).toEqual({ message: 'quota exceeded' })
   })

@@ -26,6 +26,11 @@ describe('scrubText', () => {
     expect(scrubText('the key dev is fine, dev', 'dev')).toBe('the key dev is fine, dev')
   })
 
+  it('masks a key of exactly 8 characters, and a text that is exactly the key', () => {
+    expect(scrubText('key 8charkey!', '8charkey')).toBe('key [redacted]!')
+    expect(scrubText(KEY.slice(0, 8), KEY)).toBe('[redacted]')
+  })
+
   it('returns text without the key unchanged', () => {
     expect(scrubText('nothing here', KEY)).toBe('nothing here')
   })
@@ -104,6 +109,54 @@ describe('redactError', () => {
     const short = new Error('key dev')
     redactError(short, 'dev')
     expect(short.message).toBe('key dev')
+  })
+
+  it('masks with a key of exactly 8 characters', () => {
+    const err = new Error('bad key 8charkey')
+    redactError(err, '8charkey')
+    expect(err.message).toBe('bad key [redacted]')
+  })
+
+  it('masks a key in a sealed payload, and leaves a frozen one as it is without throwing', () => {
+    const sealed = Object.seal({ token: `Bearer ${KEY}` })
+    const frozen = Object.freeze({ token: `Bearer ${KEY}` })
+    const err = new ValidationError('reply', [], { sealed, frozen })
+    expect(() => redactError(err, KEY)).not.toThrow()
+    expect(sealed.token).toBe('Bearer [redacted]')
+    expect(frozen.token).toBe(`Bearer ${KEY}`)
+  })
+
+  it('walks a payload whose keys are not all readable properties (accessors, a proxy listing keys it lacks) without throwing', () => {
+    const accessor = Object.defineProperty({ token: `Bearer ${KEY}` }, 'computed', { enumerable: true, get: () => `Bearer ${KEY}` })
+    const phantom = new Proxy({ token: `Bearer ${KEY}` }, { ownKeys: () => ['token', 'ghost'] })
+    const err = new ValidationError('reply', [], { accessor, phantom })
+    expect(() => redactError(err, KEY)).not.toThrow()
+    expect(accessor.token).toBe('Bearer [redacted]')
+    expect(phantom.token).toBe('Bearer [redacted]')
+  })
+
+  it('leaves a message of exactly 2,000 characters whole', () => {
+    const err = new Error('m'.repeat(2_000))
+    redactError(err, KEY)
+    expect(err.message).toBe('m'.repeat(2_000))
+  })
+
+  it('leaves a shortened message like any error message: writable, deletable, not enumerable', () => {
+    const err = new Error('m'.repeat(2_100))
+    redactError(err, KEY)
+    expect(Object.keys(err)).toEqual([])
+    err.message = 'changed'
+    expect(err.message).toBe('changed')
+    expect(delete (err as { message?: string }).message).toBe(true)
+    expect(err.message).toBe('')
+  })
+
+  it('shortens the message of an error that has no stack', () => {
+    const err = new Error('m'.repeat(2_100))
+    Object.defineProperty(err, 'stack', { value: undefined, writable: true, configurable: true })
+    expect(() => redactError(err, KEY)).not.toThrow()
+    expect(err.message).toBe(`${'m'.repeat(2_000)}… (100 more characters)`)
+    expect(err.stack).toBeUndefined()
   })
 
   it('returns the same error, and accepts non-errors', () => {

@@ -119,6 +119,29 @@ describe('toAsyncIterable', () => {
     expect(isInvalidRequestError(error)).toBe(true)
   })
 
+  it('names each refused option and its value in one InvalidRequestError', () => {
+    let error: unknown
+    try {
+      toAsyncIterable(from([1]), { highWaterMark: 0, overflow: 'pause' as never })
+    } catch (e) {
+      error = e
+    }
+    expect(isInvalidRequestError(error) && error.issues).toEqual([
+      { path: 'highWaterMark', message: 'must be an integer of at least 1 (got 0)' },
+      { path: 'overflow', message: `must be 'error' or 'drop-oldest' (got "pause")` },
+    ])
+    expect((error as Error).message).toBe(
+      `Invalid toAsyncIterable options: highWaterMark: must be an integer of at least 1 (got 0); overflow: must be 'error' or 'drop-oldest' (got "pause"). Nothing was sent.`,
+    )
+  })
+
+  it('accepts a highWaterMark of 1', async () => {
+    const it = toAsyncIterable(from([1, 2]), { highWaterMark: 1 })
+    const values: number[] = []
+    for await (const n of it) values.push(n)
+    expect(values).toEqual([1, 2])
+  })
+
   it('RxJS from() turns it back into an Observable', async () => {
     expect(await lastValueFrom(from(toAsyncIterable(from([1, 2, 3]))).pipe(toArray()))).toEqual([1, 2, 3])
   })
