@@ -143,6 +143,47 @@ describe('createClient: options', () => {
   })
 })
 
+describe('createClient: the messages of refused options', () => {
+  const http = 'must be an http:// or https:// URL'
+  const range = (max: number, got: unknown) => `must be an integer from 1 to ${max} (got ${got})`
+  it.each([
+    ['no baseUrl', { apiKey: KEY }, [['baseUrl', 'is required']]],
+    ['an empty baseUrl', { baseUrl: '', apiKey: KEY }, [['baseUrl', 'is required']]],
+    ['an ftp baseUrl', { baseUrl: 'ftp://gateway.test', apiKey: KEY }, [['baseUrl', http]]],
+    ['a baseUrl with something before the scheme', { baseUrl: 'proxy+https://gateway.test', apiKey: KEY }, [['baseUrl', http]]],
+    ['a baseUrl with no host', { baseUrl: 'https:///x', apiKey: KEY }, [['baseUrl', http]]],
+    ['a baseUrl made of an unset variable', { baseUrl: 'undefined/api', apiKey: KEY }, [['baseUrl', http]]],
+    ['a path for baseUrl, with no page to be relative to', { baseUrl: '/api/rxgate' }, [['baseUrl', http], ['apiKey', 'is required (the gateway token)']]],
+    ['no apiKey', { baseUrl: 'https://gateway.test' }, [['apiKey', 'is required (the gateway token)']]],
+    ['an empty apiKey', { baseUrl: 'https://gateway.test', apiKey: '' }, [['apiKey', 'must not be empty']]],
+    ['a blank apiKey', { baseUrl: 'https://gateway.test', apiKey: ' \n' }, [['apiKey', 'must not be empty']]],
+    ['a zero timeoutMs', { ...BASE, timeoutMs: 0 }, [['timeoutMs', range(2 ** 31 - 1, 0)]]],
+    ['a timeoutMs past the longest timer', { ...BASE, timeoutMs: 2 ** 31 }, [['timeoutMs', range(2 ** 31 - 1, 2 ** 31)]]],
+    ['a fractional maxBodyBytes', { ...BASE, maxBodyBytes: 1.5 }, [['maxBodyBytes', range(Number.MAX_SAFE_INTEGER, 1.5)]]],
+    ['too many connections', { ...BASE, maxConnections: 1_000_001 }, [['maxConnections', range(1_000_000, 1_000_001)]]],
+    ['a null timeoutMs', { ...BASE, timeoutMs: null }, [['timeoutMs', 'must be a number (got null)']]],
+    ['an option that does not exist', { ...BASE, timeout: 5_000 }, [['timeout', 'is not an option of createClient']]],
+    ['a flag that is a string', { ...BASE, idempotentCreate: 'yes' }, [['idempotentCreate', 'must be a boolean (got string)']]],
+    ['retry: true', { ...BASE, retry: true }, [['retry', 'must be a object (got boolean)']]],
+    ['retry as a string', { ...BASE, retry: 'often' }, [['retry', 'must be a object (got string)']]],
+    ['headers: false', { ...BASE, headers: false }, [['headers', 'must be a object (got boolean)']]],
+    ['headers as a string', { ...BASE, headers: 'x-a: 1' }, [['headers', 'must be a object (got string)']]],
+    ['a responsePoll that is a number', { ...BASE, responsePoll: 100 }, [['responsePoll', 'must be a object (got number)']]],
+    ['a taskPoll that is a string', { ...BASE, taskPoll: 'slow' }, [['taskPoll', 'must be a object (got string)']]],
+    ['a responsesPath without its leading slash', { ...BASE, responsesPath: 'v1/responses' }, [['responsesPath', 'must be a path starting with / (no query, no spaces)']]],
+    ['a responsesPath with a space', { ...BASE, responsesPath: '/v1/my responses' }, [['responsesPath', 'must be a path starting with / (no query, no spaces)']]],
+  ])('for %s, names each broken option with its message', (_, options, expected) => {
+    const err = refusal(options)
+    expect(err.issues.map((i) => [i.path, i.message])).toEqual(expected)
+    expect(err.message).toBe(`Invalid client options: ${expected.map(([path, message]) => `${path}: ${message}`).join('; ')}. Nothing was sent.`)
+  })
+
+  it('accepts each limit at its largest value', () => {
+    const client = createClient({ ...BASE, timeoutMs: 2 ** 31 - 1, taskDeadlineMs: 2 ** 31 - 1, maxBodyBytes: Number.MAX_SAFE_INTEGER, maxConnections: 1_000_000, maxConcurrency: 1_000_000 })
+    expect(client).toMatchObject({ timeoutMs: 2 ** 31 - 1, taskDeadlineMs: 2 ** 31 - 1, maxBodyBytes: Number.MAX_SAFE_INTEGER })
+  })
+})
+
 describe('createClient: transports', () => {
   it('sends through the given transport, before a given fetch', async () => {
     const gw = fakeGateway(() => json(response()))
@@ -182,6 +223,43 @@ describe('createClient in a browser', () => {
     asBrowser()
     expect(refusal(BASE).issues).toEqual([{ path: 'apiKey', message: expect.stringMatching(/^is refused in browser code/) }])
     expect(createClient({ ...BASE, dangerouslyAllowBrowser: true }).secret).toBe(KEY)
+  })
+
+  it.each([
+    ['a path of the page’s origin', '/api/rxgate', '/api/rxgate/vendors/vendor-a/v1/responses'],
+    ['a URL of the page’s origin', 'https://app.test/api', 'https://app.test/api/vendors/vendor-a/v1/responses'],
+  ])('takes %s without a key', async (_, baseUrl, url) => {
+    asBrowser()
+    const gw = fakeGateway(() => json(response()))
+    const client = createClient({ baseUrl, transport: gw.transport } as ClientOptions)
+    await observe(responses$(client, { model: 'm' })).done
+    expect(gw.request(1).url).toBe(url)
+  })
+
+  it.each([
+    ['another origin', { baseUrl: 'https://gateway.test' }, [['apiKey', 'is required (the gateway token)']]],
+    ['a URL that only starts like the page’s origin', { baseUrl: 'https://app.test.evil.example/api' }, [['apiKey', 'is required (the gateway token)']]],
+    ['a protocol-relative path', { baseUrl: '//gateway.test/api' }, [['baseUrl', 'must be an http(s) URL or a path of this page\'s origin such as /api/rxgate'], ['apiKey', 'is required (the gateway token)']]],
+    ['a relative path without its leading slash', { baseUrl: 'api/rxgate' }, [['baseUrl', 'must be an http(s) URL or a path of this page\'s origin such as /api/rxgate'], ['apiKey', 'is required (the gateway token)']]],
+    ['no baseUrl', {}, [['baseUrl', 'is required'], ['apiKey', 'is required (the gateway token)']]],
+  ])('requires a key, or refuses the address, for %s', (_, options, expected) => {
+    asBrowser()
+    expect(refusal(options).issues.map((i) => [i.path, i.message])).toEqual(expected)
+  })
+
+  it('treats a worker (importScripts, no document) as browser code', () => {
+    vi.stubGlobal('importScripts', () => {})
+    vi.stubGlobal('location', { origin: 'https://app.test' })
+    expect(refusal(BASE).issues.map((i) => i.path)).toEqual(['apiKey'])
+    expect(createClient({ baseUrl: '/api/rxgate' } as ClientOptions).secret).toBeUndefined()
+  })
+
+  it('treats a page without a location as browser code, with no origin to name in the message', () => {
+    vi.stubGlobal('document', {})
+    expect(refusal({ baseUrl: 'gateway.test', apiKey: KEY }).issues.map((i) => [i.path, i.message])).toEqual([
+      ['baseUrl', 'must be an http:// or https:// URL'],
+      ['apiKey', expect.stringMatching(/^is refused in browser code/)],
+    ])
   })
 
   it('takes a path of the page’s own origin without a key, and sends no Authorization there', async () => {

@@ -47,4 +47,23 @@ describe('taskEndpoint', () => {
       expect((err as InvalidRequestError).issues.map((i) => i.path)).toEqual([field])
     }
   })
+
+  it('says what is wrong with each field, in one message', () => {
+    let err: InvalidRequestError | undefined
+    try {
+      taskEndpoint({ vendor: 'a/b', model: 42, kind: 'audio', action: '' } as never)
+    } catch (e) {
+      err = e as InvalidRequestError
+    }
+    expect(err).toBeInstanceOf(InvalidRequestError)
+    expect(err!.issues).toEqual([
+      { path: 'vendor', message: 'must be a path segment of letters, digits, ".", "_" or "-" (got "a/b")' },
+      { path: 'model', message: 'must be a path segment of letters, digits, ".", "_" or "-" (got 42)' },
+      { path: 'action', message: 'must be a path segment of letters, digits, ".", "_" or "-" (got "")' },
+      { path: 'kind', message: 'must be "video" or "image"' },
+    ])
+    expect(err!.message).toBe(
+      'Invalid task endpoint: vendor: must be a path segment of letters, digits, ".", "_" or "-" (got "a/b"); model: must be a path segment of letters, digits, ".", "_" or "-" (got 42); action: must be a path segment of letters, digits, ".", "_" or "-" (got ""); kind: must be "video" or "image". Nothing was sent.',
+    )
+  })
 })

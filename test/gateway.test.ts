@@ -43,6 +43,7 @@ describe('createGateway', () => {
     ['textToVideo$', (g: ReturnType<typeof setup>['gateway']) => g.textToVideo$({ prompt: 'p' }, { idempotencyKey: 'k-1' }), [`POST ${T2V}`, `GET ${T2V}/${TASK_ID}`]],
     ['createTask$', (g: ReturnType<typeof setup>['gateway']) => g.createTask$(endpoints.i2iPreview, { prompt: 'p' }), ['POST /vendors/vendor-d/v1/i2i-preview/generation', `GET /vendors/vendor-d/v1/i2i-preview/generation/${TASK_ID}`]],
     ['task$', (g: ReturnType<typeof setup>['gateway']) => g.task$(endpoints.t2vSpark, TASK_ID), [`GET ${T2V}/${TASK_ID}`]],
+    ['runTools$', (g: ReturnType<typeof setup>['gateway']) => g.runTools$({ model: 'm' }, { get_weather: () => 'x' }), ['POST /vendors/vendor-a/v1/responses']],
   ])('%s sends nothing until subscribed, then calls the gateway as its function does, and completes', async (_, call, requests) => {
     const { gw, clock, gateway } = setup()
     const call$ = call(gateway)

@@ -84,6 +84,34 @@ describe('hooks: onRequest and onResponse', () => {
     expectNoKeyFragment(responses[0]!.error)
   })
 
+  it('tell of every request of a client without a budget too (no rate-limit pacing, no concurrency limit)', async () => {
+    const { client, clock, requests, responses } = hooked(inTurn(json({ detail: 'busy' }, 503), json(response())), { adaptToRateLimits: false })
+    const { completed } = await onClock(clock, observe(responses$(client, { model: 'm' }))).done
+    expect(completed).toBe(true)
+    expect(requests.map((r) => r.retry)).toEqual([0, 1])
+    expect(responses.map((r) => [r.status, r.outcome])).toEqual([
+      [503, 'error'],
+      [200, 'ok'],
+    ])
+  })
+
+  it('measure a request’s duration from when it left to when it ended', async () => {
+    const before = performance.now()
+    const { client, clock, responses } = hooked(() => json(response()))
+    await onClock(clock, observe(responses$(client, { model: 'm' }))).done
+    const elapsed = performance.now() - before
+    expect(responses[0]!.durationMs).toBeGreaterThanOrEqual(0)
+    expect(responses[0]!.durationMs).toBeLessThanOrEqual(elapsed)
+  })
+
+  it('never show the key: a network error echoing it is masked in onResponse', async () => {
+    const { client, clock, responses } = hooked(() => new Error(`connect failed for Bearer ${KEY}`), { retry: false })
+    const o = await onClock(clock, observe(responses$(client, { model: 'm' }))).done
+    expect(o.error).toBeDefined()
+    expect(responses.map((r) => r.outcome)).toEqual(['error'])
+    expectNoKeyFragment(responses[0]!.error)
+  })
+
   it('a hook that throws does not break the call (its error is reported as uncaught)', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout'] })
     try {
@@ -130,6 +158,18 @@ describe('the client budget (maxConcurrency)', () => {
     first.subscription.unsubscribe() // frees the one place
     await settle()
     expect(gw.requests.map((r) => (r.json as { model: string }).model)).toEqual(['a'])
+  })
+
+  it('pauses the client for at most retry.maxRetryAfterMs, however long the Retry-After', async () => {
+    const { gw, client, clock } = fakeClient(inTurn(json({}, 429, { 'retry-after': '30' }), json(response())), { retry: { count: 0, maxRetryAfterMs: 1_000 } })
+    const first = onClock(clock, observe(responses$(client, { model: 'a' })))
+    expect((await first.done).error).toMatchObject({ name: 'HttpError', status: 429 })
+    const other = onClock(clock, observe(responses$(client, { model: 'b' })))
+    await clock.run(999)
+    expect(gw.requests).toHaveLength(1)
+    await clock.run(1)
+    expect(gw.requests).toHaveLength(2)
+    expect((await other.done).completed).toBe(true)
   })
 
   it('pauses every call of the client for the Retry-After of a rate-limiting 429', async () => {

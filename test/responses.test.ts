@@ -692,3 +692,106 @@ describe('the key never leaves in an error', () => {
     expectNoKeyFragment(error)
   })
 })
+
+describe('responses$: the end of a stream', () => {
+  const streamed = (c: ReturnType<typeof fakeClient>['client']) => responses$(c, { model: 'm', stream: true })
+  it.each([
+    ['response.completed', lifecycle('response.completed', 2)],
+    ['response.incomplete', lifecycle('response.incomplete', 2)],
+    ['response.failed', lifecycle('response.failed', 2, { error: { code: 'server_error', message: 'boom' } })],
+    ['an error event', { type: 'error', sequence_number: 2, code: 'server_error', message: 'boom' }],
+  ])('reads the body to its end after %s, the last event, rather than aborting it', async (_, last) => {
+    const { gw, o } = run(streamed, () => sse(frames([lifecycle('response.created', 0), delta(1, 'a'), last])))
+    await o.done
+    await settle()
+    expect(gw.request(1).aborted).toBe(false)
+    expect(gw.request(1).readToEnd).toBe(true)
+  })
+
+  it('ends a response.failed event without error details in ResponseFailedError all the same', async () => {
+    const { o } = run(streamed, () => sse(frames([lifecycle('response.created', 0, { id: 'resp_f' }), lifecycle('response.failed', 1, { id: 'resp_f', error: null })])))
+    const { error } = await o.done
+    expect(error).toBeInstanceOf(ResponseFailedError)
+    expect(error).toMatchObject({ responseId: 'resp_f', code: undefined })
+  })
+
+  it('ends a failed Response without error details in ResponseFailedError all the same', async () => {
+    const { o } = run(create(), () => json(response({ id: 'resp_f', status: 'failed', error: null })))
+    const { error } = await o.done
+    expect(error).toBeInstanceOf(ResponseFailedError)
+    expect(error).toMatchObject({ responseId: 'resp_f', code: undefined })
+  })
+})
+
+describe('responses$ with stream and background: which streams resume', () => {
+  const bg = (c: ReturnType<typeof fakeClient>['client']) => responses$(c, { model: 'm', stream: true, background: true })
+  const dropping = (events: Record<string, unknown>[]) => sse((function* () { yield frames(events); throw networkError('ECONNRESET') })())
+
+  it.each(['response.queued', 'response.in_progress'])('resumes a stream whose first event, %s, named the response', async (type) => {
+    const rest = [delta(1, 'a'), lifecycle('response.completed', 2, { id: 'resp_q' })]
+    const { gw, o } = run(bg, (req) => (req.method === 'POST' ? dropping([lifecycle(type, 0, { id: 'resp_q' })]) : sse(frames(rest))), { retry: { baseDelayMs: 0 } })
+    const { completed } = await o.done
+    expect(completed).toBe(true)
+    expect(gw.request(2).path).toBe('/vendors/vendor-a/v1/responses/resp_q?stream=true&starting_after=0')
+  })
+
+  it('does not resume a stream that broke before any event named its response (there is nothing to ask for)', async () => {
+    const { gw, o } = run(bg, () => dropping([delta(0, 'a')]), { retry: { baseDelayMs: 0 } })
+    const { error } = await o.done
+    expect(error).toMatchObject({ name: 'ConnectionError' })
+    expect(gw.requests).toHaveLength(1)
+  })
+})
+
+describe('responses$ with background: the rules of its polls', () => {
+  const bg = (c: ReturnType<typeof fakeClient>['client']) => responses$(c, { model: 'm', background: true })
+  const poll = { responsePoll: { initialDelayMs: 10, jitter: 0 } }
+  const snapshot = (status: string, id = 'resp_bg') => json(response({ id, status, output_text: null }))
+
+  it('does not send a creation again after a 500 (its outcome is unknown), as a creation', async () => {
+    const { gw, o } = run(bg, () => http(500), { ...poll, retry: { baseDelayMs: 0 } })
+    expect((await o.done).error).toMatchObject({ name: 'HttpError', status: 500 })
+    expect(gw.requests).toHaveLength(1)
+  })
+
+  it('rides out 5 failed polls in a row, more than the client’s retry count', async () => {
+    const { gw, o } = run(bg, inTurn(snapshot('queued'), http(503), http(503), http(503), http(503), http(503), snapshot('completed')), { ...poll, retry: { count: 2, baseDelayMs: 0 } })
+    expect((await o.done).completed).toBe(true)
+    expect(gw.requests).toHaveLength(7)
+  })
+
+  it('does not poll again after a failed poll when the client has retry: false', async () => {
+    const { gw, o } = run(bg, inTurn(snapshot('queued'), http(503), snapshot('completed')), { ...poll, retry: false })
+    expect((await o.done).error).toMatchObject({ name: 'HttpError', status: 503 })
+    expect(gw.requests).toHaveLength(2)
+  })
+
+  it('ends a poll that returns another response in ValidationError naming both ids', async () => {
+    const { o } = run(bg, inTurn(snapshot('queued'), snapshot('queued', 'resp_other')), { ...poll, retry: { baseDelayMs: 0 } })
+    const { error } = await o.done
+    expect(error).toBeInstanceOf(ValidationError)
+    expect((error as Error).message).toBe('Unexpected retrieved response from the gateway: id: is resp_other, not resp_bg.')
+    expect(error).toMatchObject({ issues: [{ path: 'id', message: 'is resp_other, not resp_bg' }] })
+  })
+})
+
+describe('responses$: messages', () => {
+  it('names a Response of the wrong shape as the response in the message', async () => {
+    const { o } = run(create(), () => json(response({ status: 42 })))
+    expect(((await o.done).error as Error).message).toMatch(/^Unexpected response from the gateway: status: /)
+  })
+
+  it('says which call missed its deadline', async () => {
+    const { clock, o } = run((c) => responses$(c, { model: 'm' }, { deadlineMs: 1_000 }), () => never())
+    await clock.run(1_000)
+    expect((o.error as Error).message).toBe('call /vendors/vendor-a/v1/responses: not finished within its deadline of 1000 ms; the request was aborted. Raise deadlineMs to allow longer.')
+  })
+
+  it('refuses to cancel an id that would change the path, naming the id, sending nothing', async () => {
+    const { gw, o } = run((c) => cancelResponse$(c, '../x'), () => json(response()))
+    const { error } = await o.done
+    expect(error).toBeInstanceOf(InvalidRequestError)
+    expect((error as InvalidRequestError).issues.map((i) => i.path)).toEqual(['id'])
+    expect(gw.requests).toHaveLength(0)
+  })
+})

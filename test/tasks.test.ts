@@ -560,3 +560,194 @@ describe('task$', () => {
     expect(one.gw.requests).toHaveLength(2)
   })
 })
+
+describe('tasks: what a refusal or an unreadable reply says', () => {
+  it('names the text-to-video request in the message of a body that breaks the interface', async () => {
+    const { gw, o } = run(t2v({ prompt: 'p', colour: 'red' } as unknown as TextToVideoRequest), gateway())
+    const { error } = await o.done
+    expect((error as Error).message).toMatch(/^Invalid text-to-video request: colour: /)
+    expect(gw.requests).toHaveLength(0)
+  })
+
+  it('names the endpoint without a creation path, and the task creation body that is not an object', async () => {
+    const noPath = await run((c) => createTask$(c, endpoints.imageEdit, { prompt: 'x' }), gateway()).o.done
+    expect((noPath.error as Error).message).toBe('Invalid request: endpoint: vendor-d/image-edit has no creation path; create its tasks elsewhere and follow them with task$. Nothing was sent.')
+    const notObject = await run((c) => createTask$(c, endpoints.i2iPreview, [1]), gateway()).o.done
+    expect((notObject.error as Error).message).toBe('Invalid task creation body: must be an object, not a list. Nothing was sent.')
+    const text = await run((c) => createTask$(c, endpoints.i2iPreview, 'prompt' as unknown as object), gateway()).o.done
+    expect((text.error as Error).message).toBe('Invalid task creation body: must be an object. Nothing was sent.')
+  })
+
+  it('refuses a missing endpoint (plain JavaScript) with InvalidRequestError, sending nothing', async () => {
+    const { gw, o } = run((c) => createTask$(c, undefined as never, { prompt: 'x' }), gateway())
+    expect((await o.done).error).toMatchObject({ name: 'InvalidRequestError', issues: [{ path: 'endpoint' }] })
+    expect(gw.requests).toHaveLength(0)
+  })
+
+  it('names the creation path in the cause of an unreadable 202', async () => {
+    const { o } = run(t2v(), gateway([json({ task_info: { id: TASK_ID } }, 202)]))
+    const { error } = await o.done
+    expect(error).toBeInstanceOf(TaskCreationUnknownError)
+    expect(((error as Error).cause as Error).message).toMatch(new RegExp(`^Unexpected reply to ${T2V} from the gateway: task_info\\.created_at: `))
+  })
+
+  it('names the result path in the error of an unreadable task reply', async () => {
+    const bad = json({ task_info: { id: TASK_ID, status: 'exploded' } })
+    const { o } = run((c) => task$(c, endpoints.t2vSpark, TASK_ID), gateway([], [bad, bad, bad, bad, bad, bad] as unknown as string[]))
+    const { error } = await o.done
+    expect((error as Error).message).toMatch(new RegExp(`^Unexpected reply to ${T2V}/\\{task_id\\} from the gateway: `))
+  })
+
+  it.each([
+    ['null', 'null', undefined],
+    ['an object without task_info', '{"status":"accepted"}', undefined],
+    ['task_info without an id', '{"task_info":{"status":"pending"}}', undefined],
+    ['cut after an id written with spaces around the colon', `{"task_info": {"id" : "${TASK_ID}", "created_at": "2026`, TASK_ID],
+  ])('reads a 202 that is %s as an unknown outcome, with the task id when it held one', async (_, body, taskId) => {
+    const { gw, o } = run(t2v(), gateway([{ status: 202, headers: { 'content-type': 'application/json' }, body }]))
+    const { error } = await o.done
+    expect(error).toBeInstanceOf(TaskCreationUnknownError)
+    expect(error).toMatchObject({ cause: { name: 'ValidationError' } })
+    expect((error as TaskCreationUnknownError).taskId).toBe(taskId)
+    expect(gw.requests).toHaveLength(1)
+  })
+})
+
+describe('task$: subscribers sharing one follow', () => {
+  it('gives a second subscriber that comes before any status nothing until the first status', async () => {
+    const { clock, client } = fakeClient(gateway([], ['processing', 'completed']), FAST)
+    const a = onClock(clock, observe(task$(client, endpoints.t2vSpark, TASK_ID)))
+    const b = onClock(clock, observe(task$(client, endpoints.t2vSpark, TASK_ID)))
+    expect(b.values).toEqual([])
+    await a.done
+    await b.done
+    expect(types(b.values)).toEqual(['processing', 'completed'])
+  })
+
+  it('still gives every status to the others when one subscriber leaves on the first (take(1))', async () => {
+    const { gw, clock, client } = fakeClient(gateway([], ['processing', 'completed']), FAST)
+    const first = onClock(clock, observe(task$(client, endpoints.t2vSpark, TASK_ID).pipe(take(1))))
+    const second = onClock(clock, observe(task$(client, endpoints.t2vSpark, TASK_ID)))
+    const third = onClock(clock, observe(task$(client, endpoints.t2vSpark, TASK_ID)))
+    await first.done
+    await second.done
+    await third.done
+    expect(types(first.values)).toEqual(['processing'])
+    expect(types(second.values)).toEqual(['processing', 'completed'])
+    expect(types(third.values)).toEqual(['processing', 'completed'])
+    expect(gw.requests).toHaveLength(2)
+  })
+
+  it('ends every subscriber with the error that ends the follow', async () => {
+    const { clock, client } = fakeClient(gateway([], [http(404) as unknown as string]), FAST)
+    const follows = [0, 1, 2].map(() => onClock(clock, observe(task$(client, endpoints.t2vSpark, TASK_ID))))
+    for (const f of follows) expect((await f.done).error).toMatchObject({ name: 'HttpError', status: 404, taskId: TASK_ID })
+  })
+
+  it('completes every subscriber when the task completes', async () => {
+    const { clock, client } = fakeClient(gateway([], ['completed']), FAST)
+    const follows = [0, 1, 2].map(() => onClock(clock, observe(task$(client, endpoints.t2vSpark, TASK_ID))))
+    for (const f of follows) expect(await f.done).toMatchObject({ completed: true, error: undefined })
+  })
+
+  it('stops polling when the last subscriber leaves, whatever the order they leave in', async () => {
+    const { gw, clock, client } = fakeClient(gateway([], ['processing']), FAST)
+    const a = observe(task$(client, endpoints.t2vSpark, TASK_ID))
+    const b = observe(task$(client, endpoints.t2vSpark, TASK_ID))
+    await clock.run(25)
+    b.subscription.unsubscribe()
+    await clock.run(25)
+    a.subscription.unsubscribe()
+    expect(clock.pending).toBe(0)
+    const after = gw.requests.length
+    await clock.run(1_000)
+    expect(gw.requests).toHaveLength(after)
+  })
+})
+
+describe('tasks: follow settings', () => {
+  /** A client whose gateway answers each task by its id with `statuses` in turn (then the last), noting the time of every read. */
+  function timed(statuses: Record<string, string[]>, options: TestClientOptions = {}) {
+    const reads: Array<[string, number]> = []
+    const served: Record<string, number> = {}
+    const setup = fakeClient((req) => {
+      const id = req.path.split('/').at(-1)!
+      reads.push([id, setup.clock.now()])
+      const list = statuses[id]!
+      return json(taskReply(list[Math.min((served[id] = (served[id] ?? -1) + 1), list.length - 1)]!, { id }))
+    }, { ...FAST, ...options })
+    const timesOf = (id: string) => reads.filter(([r]) => r === id).map(([, at]) => at)
+    return { ...setup, timesOf }
+  }
+  const slow = { initialDelayMs: 500, factor: 1, maxDelayMs: 500, jitter: 0 }
+
+  it('applies a call’s own poll timing after a follow without options on the same client', async () => {
+    const { client, clock, timesOf } = timed({ [TASK_ID]: ['processing', 'processing', 'completed'], [OTHER_TASK_ID]: ['processing', 'processing', 'completed'] })
+    await onClock(clock, observe(task$(client, endpoints.t2vSpark, TASK_ID))).done
+    expect(timesOf(TASK_ID)).toEqual([0, 10, 20])
+    await onClock(clock, observe(task$(client, endpoints.t2vSpark, OTHER_TASK_ID, { poll: slow }))).done
+    expect(timesOf(OTHER_TASK_ID)).toEqual([20, 520, 1_020])
+  })
+
+  it('applies a call’s own deadline after a follow without options on the same client', async () => {
+    const { client, clock } = timed({ [TASK_ID]: ['completed'], [OTHER_TASK_ID]: ['processing'] })
+    await onClock(clock, observe(task$(client, endpoints.t2vSpark, TASK_ID))).done
+    const start = clock.now()
+    const { error } = await onClock(clock, observe(task$(client, endpoints.t2vSpark, OTHER_TASK_ID, { deadlineMs: 100 }))).done
+    expect(error).toMatchObject({ name: 'TaskTimeoutError' })
+    expect(clock.now() - start).toBe(100)
+  })
+
+  it('keeps a call’s own poll timing to that call: a later follow without options polls at the client’s', async () => {
+    const { client, clock, timesOf } = timed({ [TASK_ID]: ['completed'], [OTHER_TASK_ID]: ['processing', 'processing', 'completed'] })
+    await onClock(clock, observe(task$(client, endpoints.t2vSpark, TASK_ID, { poll: slow }))).done
+    await onClock(clock, observe(task$(client, endpoints.t2vSpark, OTHER_TASK_ID))).done
+    expect(timesOf(OTHER_TASK_ID)).toEqual([0, 10, 20])
+  })
+
+  it('applies each call’s own poll timing, one after the other on the same client', async () => {
+    const { client, clock, timesOf } = timed({ [TASK_ID]: ['processing', 'completed'], [OTHER_TASK_ID]: ['processing', 'completed'] })
+    await onClock(clock, observe(task$(client, endpoints.t2vSpark, TASK_ID, { poll: slow }))).done
+    const start = clock.now()
+    await onClock(clock, observe(task$(client, endpoints.t2vSpark, OTHER_TASK_ID, { poll: { ...slow, initialDelayMs: 200, maxDelayMs: 200 } }))).done
+    expect(timesOf(TASK_ID)).toEqual([0, 500])
+    expect(timesOf(OTHER_TASK_ID).map((t) => t - start)).toEqual([0, 200])
+  })
+
+  it('applies each call’s own deadline, one after the other on the same client', async () => {
+    const { client, clock } = timed({ [TASK_ID]: ['processing'], [OTHER_TASK_ID]: ['processing'] })
+    await onClock(clock, observe(task$(client, endpoints.t2vSpark, TASK_ID, { deadlineMs: 100 }))).done
+    const start = clock.now()
+    const { error } = await onClock(clock, observe(task$(client, endpoints.t2vSpark, OTHER_TASK_ID, { deadlineMs: 300 }))).done
+    expect(error).toMatchObject({ name: 'TaskTimeoutError' })
+    expect(clock.now() - start).toBe(300)
+  })
+
+  it('waits out a poll’s Retry-After only up to the client’s retry.maxRetryAfterMs', async () => {
+    const busy = http(429, {}, { 'retry-after': '5' }) as unknown as string
+    const { gw, o } = run((c) => task$(c, endpoints.t2vSpark, TASK_ID), gateway([], [busy, 'completed']), { retry: { baseDelayMs: 0, maxRetryAfterMs: 1_000 } })
+    expect((await o.done).error).toMatchObject({ name: 'HttpError', status: 429 })
+    expect(gw.requests).toHaveLength(1)
+  })
+
+  it('follows a created task after a task$ of the same endpoint on the same client', async () => {
+    const setup = fakeClient(gateway([], ['completed']), FAST)
+    await onClock(setup.clock, observe(task$(setup.client, endpoints.t2vSpark, TASK_ID))).done
+    const { values, error } = await onClock(setup.clock, observe(textToVideo$(setup.client, { prompt: 'p' }))).done
+    expect(error).toBeUndefined()
+    expect(types(values)).toEqual(['created', 'completed'])
+  })
+
+  it('does not poll again after a failed read when the client has retry: false', async () => {
+    const { gw, o } = run((c) => task$(c, endpoints.t2vSpark, TASK_ID), gateway([], [http(503) as unknown as string, 'completed']), { retry: false })
+    expect((await o.done).error).toMatchObject({ name: 'HttpError', status: 503 })
+    expect(gw.requests).toHaveLength(1)
+  })
+
+  it('numbers the retries of a failed read in the onRequest hook', async () => {
+    const retries: number[] = []
+    const { o } = run((c) => task$(c, endpoints.t2vSpark, TASK_ID), gateway([], [http(503) as unknown as string, http(503) as unknown as string, 'completed']), { hooks: { onRequest: (e) => retries.push(e.retry) } })
+    expect((await o.done).completed).toBe(true)
+    expect(retries).toEqual([0, 1, 2])
+  })
+})

@@ -28,6 +28,26 @@ describe('usageOf and onUsage', () => {
     ])
   })
 
+  it('take the total as input plus output when the usage gives none', async () => {
+    const seen: UsageEvent[] = []
+    const { client, clock } = fakeClient(() => json(response({ id: 'resp_n', usage: { input_tokens: 11, output_tokens: 7 } })), { hooks: { onUsage: (e) => seen.push(e) } })
+    await onClock(clock, observe(responses$(client, { model: 'm' }))).done
+    expect(seen.map((e) => e.totalTokens)).toEqual([18])
+    expect(usageOf(client)).toMatchObject({ responses: 1, inputTokens: 11, outputTokens: 7, totalTokens: 18 })
+  })
+
+  it('keep a total of 0 the usage states', async () => {
+    const { client, clock } = fakeClient(() => json(response({ usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 } })))
+    await onClock(clock, observe(responses$(client, { model: 'm' }))).done
+    expect(usageOf(client)).toMatchObject({ responses: 1, totalTokens: 0 })
+  })
+
+  it('count a streamed response cut short (response.incomplete) too', async () => {
+    const { client, clock } = fakeClient(() => sse(frame(lifecycle('response.created', 0, { id: 'resp_i' })) + frame(lifecycle('response.incomplete', 1, { id: 'resp_i', usage: OPENAI_USAGE }))))
+    await onClock(clock, observe(responses$(client, { model: 'm', stream: true }))).done
+    expect(usageOf(client)).toMatchObject({ responses: 1, totalTokens: 18 })
+  })
+
   it('count a background response once, when it finishes', async () => {
     let polls = 0
     const { client, clock } = fakeClient((req) => json(response({ id: 'resp_bg', status: req.method === 'POST' || ++polls < 2 ? 'in_progress' : 'completed', usage: SPEC_USAGE })), { responsePoll: { initialDelayMs: 10, jitter: 0 } })
