@@ -1,13 +1,15 @@
-import { firstValueFrom } from 'rxjs'
+import { config, firstValueFrom } from 'rxjs'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { AudioFetch, AudioRequestInit } from '../../src/audio/audioHttp.js'
+import type { AudioFetch, AudioReply, AudioRequestInit } from '../../src/audio/audioHttp.js'
 import { checkAudio$ } from '../../src/audio/checkAudio$.js'
 import { HEAD_BYTES, MAX_PROBE_BYTES } from '../../src/audio/readAudio.js'
+import { isGatewayError } from '../../src/errors/GatewayError.js'
 import { isInvalidRequestError } from '../../src/errors/InvalidRequestError.js'
-import { VirtualClock } from '../helpers/clock.js'
+import { settle, VirtualClock } from '../helpers/clock.js'
 import { collect, errorOf, observe } from '../helpers/collect.js'
 import { closedPort, startServer, within } from '../helpers/server.js'
 import { audioHost } from './audioHost.js'
+import { fakeHost, reply } from './fakeHost.js'
 import { chunk, concat, fmt, frame, HEADERS, id3, PNG, toneWav, wav, xing } from './fixtures.js'
 
 afterEach(() => void vi.unstubAllGlobals())
@@ -148,7 +150,9 @@ describe('checkAudio$: a file that cannot be read', () => {
 
   it('a URL that is not http(s) is left to the gateway: checked false, nothing fetched', async () => {
     const fetchAudio = vi.fn<AudioFetch>()
-    expect(await firstValueFrom(checkAudio$('oss://bucket/voice.wav', { fetch: fetchAudio }))).toEqual({ checked: false, reason: expect.any(String) })
+    const reason = 'not an http(s) URL, which only the gateway can read'
+    expect(await firstValueFrom(checkAudio$('oss://bucket/voice.wav', { fetch: fetchAudio }))).toEqual({ checked: false, reason })
+    expect(await firstValueFrom(checkAudio$('oss://bucket/https://cdn.example.com/voice.wav', { fetch: fetchAudio }))).toEqual({ checked: false, reason })
     expect(fetchAudio).not.toHaveBeenCalled()
   })
 
@@ -170,5 +174,99 @@ describe('checkAudio$: a file that cannot be read', () => {
       { method: 'HEAD', headers: { 'accept-encoding': 'identity' }, redirect: 'follow', credentials: 'omit', referrerPolicy: 'no-referrer' },
       { method: 'GET', headers: { range: `bytes=0-${HEAD_BYTES - 1}` }, redirect: 'follow', credentials: 'omit', referrerPolicy: 'no-referrer' },
     ])
+  })
+})
+
+describe('checkAudio$: in a worker, and when the probe itself breaks', () => {
+  it('in a worker too, a fetch that fails without an answer does not block: checked false', async () => {
+    vi.stubGlobal('importScripts', () => {})
+    const fetchAudio: AudioFetch = () => Promise.reject(new TypeError('Failed to fetch'))
+    expect(await firstValueFrom(checkAudio$('https://cdn.example.com/a.wav', { fetch: fetchAudio }))).toEqual({
+      checked: false,
+      reason: 'this page may not read it (CORS, or the network): the request failed (Failed to fetch)',
+    })
+  })
+
+  it('a failure that is not the file\'s (here a fetch double that answers without headers) is a GatewayError, not a verdict on the file', async () => {
+    const fetchAudio = (async () => ({ status: 200, body: null })) as unknown as AudioFetch
+    const error = await errorOf(checkAudio$('https://cdn.example.com/a.wav', { fetch: fetchAudio }))
+    expect(isGatewayError(error)).toBe(true)
+    expect(isInvalidRequestError(error)).toBe(false)
+    expect((error as Error).message).toMatch(/^Unexpected failure: TypeError: /)
+  })
+})
+
+describe('checkAudio$: nothing after the end', () => {
+  const late: unknown[] = []
+  afterEach(() => {
+    config.onStoppedNotification = null
+    late.length = 0
+  })
+  /** Records every notification sent to a subscriber that has already stopped (rxjs reports them a timer later). */
+  const watchLate = () => (config.onStoppedNotification = (notification) => void late.push(notification))
+  const flushLate = () => new Promise((resolve) => setTimeout(resolve, 0))
+
+  /** A host whose HEAD waits for the test (and ignores the abort unless told), and whose GETs serve `file` at once. */
+  function heldHead(file: Uint8Array, { failOnAbort = false } = {}) {
+    const host = fakeHost(file)
+    let answer!: (reply: AudioReply) => void
+    const signals: AbortSignal[] = []
+    const fetchAudio: AudioFetch = (url, init) => {
+      signals.push(init.signal)
+      if (init.method !== 'HEAD') return host.fetch(url, init)
+      return new Promise((resolve, reject) => {
+        answer = resolve
+        if (failOnAbort) init.signal.addEventListener('abort', () => reject(new DOMException('This operation was aborted', 'AbortError')))
+      })
+    }
+    return { fetchAudio, signals, answerHead: (status: number) => answer(reply(status, { 'content-length': String(file.length) }, null)) }
+  }
+
+  it('a check that passed or failed aborts nothing afterwards', async () => {
+    const host = fakeHost(toneWav(5))
+    await firstValueFrom(checkAudio$('https://cdn.example.com/a.wav', { fetch: host.fetch }))
+    const gone: AbortSignal[] = []
+    const fetchAudio: AudioFetch = async (_, init) => (gone.push(init.signal), reply(404, {}, null))
+    await errorOf(checkAudio$('https://cdn.example.com/gone.wav', { fetch: fetchAudio }))
+    await settle()
+    expect(host.inits.map((i) => i.signal.aborted)).toEqual([false, false])
+    expect(gone.map((s) => s.aborted)).toEqual([false, false])
+  })
+
+  it('after unsubscribing, a fetch that answers anyway delivers nothing', async () => {
+    watchLate()
+    const held = heldHead(toneWav(5))
+    const o = observe(checkAudio$('https://cdn.example.com/a.wav', { fetch: held.fetchAudio }))
+    o.subscription.unsubscribe()
+    expect(held.signals[0]!.aborted).toBe(true)
+    held.answerHead(200)
+    await settle()
+    await flushLate()
+    expect(late).toEqual([])
+    expect(o).toMatchObject({ values: [], error: undefined, completed: false })
+  })
+
+  it('after unsubscribing, the aborted fetch\'s failure delivers nothing', async () => {
+    watchLate()
+    const held = heldHead(toneWav(5), { failOnAbort: true })
+    const o = observe(checkAudio$('https://cdn.example.com/a.wav', { fetch: held.fetchAudio }))
+    o.subscription.unsubscribe()
+    await settle()
+    await flushLate()
+    expect(late).toEqual([])
+    expect(o.error).toBeUndefined()
+  })
+
+  it('past the time limit, only the timeout error: the aborted fetch\'s failure adds nothing', async () => {
+    watchLate()
+    const clock = new VirtualClock()
+    const held = heldHead(toneWav(5), { failOnAbort: true })
+    const o = observe(checkAudio$('https://cdn.example.com/a.wav', { fetch: held.fetchAudio, timeoutMs: 1_000, scheduler: clock }))
+    clock.advance(1_000)
+    expect(held.signals[0]!.aborted).toBe(true)
+    expect(issueOf(o.error)).toMatch(/^could not be read: nothing within 1000 ms/)
+    await settle()
+    await flushLate()
+    expect(late).toEqual([])
   })
 })

@@ -62,6 +62,35 @@ describe('MP3 header: ID3v2 skipped by its size, then a frame; the length from X
     expect(wholeAnswer(id3(64), 74)).toMatchObject({ format: 'other' }) // the file ends with the tag
   })
 
+  it('accepts ID3v2.2 to ID3v2.4 only, and no revision 0xFF', () => {
+    const after = frame(HEADERS.mpeg1Stereo, 417)
+    for (const major of [2, 3, 4]) expect(wholeAnswer(concat(id3(64, { major }), after)), `ID3v2.${major}`).toEqual({ format: 'mp3' })
+    for (const major of [1, 5, 0xff]) expect(wholeAnswer(concat(id3(64, { major }), after)), `ID3v2.${major}`).toMatchObject({ format: 'other' })
+    const revision = id3(64)
+    revision[4] = 0xff
+    expect(wholeAnswer(concat(revision, after))).toMatchObject({ format: 'other' })
+  })
+
+  it('a size byte of 0x7F is still syncsafe', () => {
+    const tag = id3(127)
+    expect([...tag.subarray(6, 10)]).toEqual([0, 0, 0, 0x7f])
+    expect(wholeAnswer(concat(tag, frame(HEADERS.mpeg1Stereo, 417)))).toEqual({ format: 'mp3' })
+  })
+
+  it('a tag followed by just a frame header, ending the file, is an MP3', () => {
+    const file = concat(id3(64), Uint8Array.from(HEADERS.mpeg1Stereo))
+    expect(wholeAnswer(file, file.length)).toEqual({ format: 'mp3', seconds: (4 * 8) / 128_000, estimated: true })
+  })
+
+  it('reads a Xing tag in Layer III frames only, and only where it says Xing or Info', () => {
+    // A Layer II frame with what looks like a Xing tag right after its header: the bitrate decides.
+    expect(wholeAnswer(frame(HEADERS.layer2, 576, { at: 4, bytes: xing('Xing', 500) }), 48_000)).toEqual({ format: 'mp3', seconds: 2, estimated: true })
+    // A Layer III frame whose side information is followed by audio data, not a tag.
+    const audio = frame(HEADERS.mpeg1Stereo, 417)
+    audio.fill(0x55, 4)
+    expect(wholeAnswer(audio, 16_000)).toEqual({ format: 'mp3', seconds: 1, estimated: true })
+  })
+
   it('a frame header at byte 0 that is not valid is not an MP3', () => {
     expect(wholeAnswer(frame([0xff, 0xeb, 0x90, 0x44], 417))).toEqual({ format: 'other', start: Uint8Array.of(0xff, 0xeb, 0x90, 0x44, 0, 0, 0, 0) })
   })

@@ -25,6 +25,16 @@ describe('sniffAudio: the format from the first bytes, never the name', () => {
   })
 })
 
+describe('prefixOf: the bytes of a prefix', () => {
+  it('serves any range within it, up to its last byte, and nothing past it', () => {
+    const known = prefixOf(latin1('RIFF'))
+    expect(known.get(0, 4)).toEqual(latin1('RIFF'))
+    expect(known.get(2, 2)).toEqual(latin1('FF'))
+    expect(known.get(1, 4)).toBeUndefined()
+    expect(known.head(8)).toEqual(latin1('RIFF'))
+  })
+})
+
 describe('byteWindows: the bytes known so far', () => {
   it('joins a chunk that continues a window, keeps a jump as a window of its own, and serves only whole ranges', () => {
     const known = byteWindows()
@@ -35,6 +45,29 @@ describe('byteWindows: the bytes known so far', () => {
     expect(known.get(0, 5)).toBeUndefined()
     expect(known.get(101, 3)).toEqual(latin1('ata'))
     expect(known.get(98, 4)).toBeUndefined()
+    expect(known.head(8)).toEqual(latin1('RIFF'))
+  })
+
+  it('an empty chunk changes nothing: the chunk after it still joins its window', () => {
+    const known = byteWindows()
+    known.add(4, new Uint8Array(0))
+    known.add(0, latin1('RIFF'))
+    known.add(4, latin1('WAVE'))
+    expect(known.get(0, 8)).toEqual(latin1('RIFFWAVE'))
+  })
+
+  it('serves exactly the bytes asked for from a window further in', () => {
+    const known = byteWindows()
+    known.add(100, latin1('data\x80\x3e\0\0'))
+    expect(known.get(101, 3)).toEqual(latin1('ata'))
+    expect(known.get(104, 4)).toEqual(Uint8Array.of(0x80, 0x3e, 0, 0))
+  })
+
+  it('has no head until byte 0 has arrived, whatever came first', () => {
+    const known = byteWindows()
+    known.add(100, latin1('data'))
+    expect(known.head(8)).toEqual(new Uint8Array(0))
+    known.add(0, latin1('RIFF'))
     expect(known.head(8)).toEqual(latin1('RIFF'))
   })
 

@@ -44,6 +44,18 @@ describe('WAV header: RIFF…WAVE, the fmt byte rate over the data size', () => 
     expect(wholeAnswer(zero)).toEqual({ format: 'wav' })
   })
 
+  it('walks 64 chunk headers at most, looking for data', () => {
+    const empty = (n: number) => Array.from({ length: n }, () => chunk('junk', new Uint8Array(0)))
+    const sixtyFourth = wav([fmt(), ...empty(62)], 16_000 * 5) // data is the 64th chunk
+    expect(wholeAnswer(sixtyFourth, sixtyFourth.length)).toStrictEqual({ format: 'wav', seconds: 5 })
+    const sixtyFifth = wav([fmt(), ...empty(63)], 16_000 * 5)
+    expect(wholeAnswer(sixtyFifth, sixtyFifth.length)).toStrictEqual({ format: 'wav' })
+  })
+
+  it('a WAV of unknown length says no length at all', () => {
+    expect(wholeAnswer(wav([], 16_000))).toStrictEqual({ format: 'wav' })
+  })
+
   it('asks for the next chunk header where it lies beyond the bytes known, and reads on from windows further in', () => {
     const file = wav([fmt(), chunk('LIST', new Uint8Array(10_001)), chunk('junk', new Uint8Array(5_000))], 80_000)
     const junkAt = 12 + 24 + 8 + 10_002

@@ -1,3 +1,4 @@
+import { Subscription, type SchedulerLike } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import { HttpError } from '../../src/errors/HttpError.js'
 import { Budget, type BudgetOptions } from '../../src/policy/budget.js'
@@ -197,5 +198,31 @@ describe('Budget: adapting to rate limits', () => {
     void enter('b')
     await settle()
     expect(clock.pendingDelays).toEqual([5_000])
+  })
+})
+
+describe('Budget: order of arrival across a pause', () => {
+  it('a request that arrives as a pause ends, before the timer has let the waiters in, queues behind them', async () => {
+    // A clock whose time moves on its own, its timers firing only when the test says: a real timer may fire late.
+    let now = 0
+    const timers: (() => void)[] = []
+    const scheduler: SchedulerLike = {
+      now: () => now,
+      schedule: (work) => (timers.push(() => (work as () => void)()), new Subscription()),
+    }
+    const { admitted, passes, enter } = setup({ maxConcurrency: 1, scheduler })
+    void enter('a')
+    passes.get('a')!.done(rateLimited(1_000))
+    void enter('b')
+    await settle()
+    expect(admitted).toEqual(['a'])
+    now = 1_000
+    void enter('c')
+    await settle()
+    expect(admitted).toEqual(['a', 'b'])
+    passes.get('b')!.done(undefined)
+    await settle()
+    expect(admitted).toEqual(['a', 'b', 'c'])
+    expect(timers).toHaveLength(1)
   })
 })

@@ -1,7 +1,7 @@
-import { NEVER, of, Subject, throwError, type Observable } from 'rxjs'
+import { NEVER, Observable, of, Subject, throwError } from 'rxjs'
 import { TestScheduler } from 'rxjs/testing'
 import { describe, expect, it } from 'vitest'
-import { loop$, type LoopPlan } from '../../src/policy/loop.js'
+import { loop$, runLoop, type LoopPlan, type Sink } from '../../src/policy/loop.js'
 import { VirtualClock } from '../helpers/clock.js'
 
 const testScheduler = () => new TestScheduler((actual, expected) => expect(actual).toEqual(expected))
@@ -345,5 +345,84 @@ describe('loop$: unsubscribing', () => {
     attempts[1]!.next('x')
     attempts[1]!.complete()
     expect([attempts[1]!.observed, clock.pendingDelays]).toEqual([false, [100]])
+  })
+})
+
+describe('loop$: an attempt that is over is not listened to', () => {
+  it('a value or a failure an attempt sends after the value that ended the loop is not taken, and is not judged', () => {
+    const clock = new VirtualClock()
+    const taken: string[] = []
+    const judged: unknown[] = []
+    let attempts = 0
+    const values: string[] = []
+    let completed = false
+    loop$<string, string>(() => ({
+      attempt: () => {
+        attempts++
+        // An attempt that goes on after its last value, as a raw Observable can.
+        return new Observable<string>((s) => {
+          s.next('done')
+          s.next('late')
+          s.error(boom)
+        })
+      },
+      take: (v, out) => (taken.push(v), out.next(v), 'done'),
+      retry: (error) => (judged.push(error), 0),
+      scheduler: clock,
+    })).subscribe({ next: (v) => values.push(v), complete: () => (completed = true) })
+    clock.advance(1_000)
+    expect({ taken, judged, attempts, values, completed }).toEqual({ taken: ['done'], judged: [], attempts: 1, values: ['done'], completed: true })
+  })
+})
+
+describe('runLoop: into a sink of its own', () => {
+  function sink(): Sink<string> & { values: string[]; completions: number; closed: boolean } {
+    return {
+      values: [],
+      completions: 0,
+      closed: false,
+      next(v) {
+        this.values.push(v)
+      },
+      error() {
+        this.closed = true
+      },
+      complete() {
+        this.completions++
+        this.closed = true
+      },
+    }
+  }
+
+  it('unsubscribes the attempt that the plan ends, at once: nothing it sends later reaches the sink', () => {
+    const source = new Subject<string>()
+    let unsubscribed = false
+    const attempt = new Observable<string>((s) => {
+      const inner = source.subscribe(s)
+      return () => {
+        unsubscribed = true
+        inner.unsubscribe()
+      }
+    })
+    const out = sink()
+    runLoop<string, string>({ attempt: () => attempt, take: (v, o) => (o.next(v), v === 'last' ? 'done' : 'more'), retry: () => undefined, scheduler: new VirtualClock() }, out)
+    source.next('a')
+    source.next('last')
+    expect(unsubscribed).toBe(true)
+    source.next('after')
+    expect([out.values, out.completions]).toEqual([['a', 'last'], 1])
+  })
+
+  it('a sink that closed while an attempt was in flight is told nothing more, and no further attempt is planned', () => {
+    const clock = new VirtualClock()
+    const source = new Subject<string>()
+    const asked: number[] = []
+    const out = sink()
+    runLoop<string, string>({ attempt: () => source, take: (v, o) => (o.next(v), 'more'), again: (n) => (asked.push(n), 10), retry: () => undefined, scheduler: clock }, out)
+    source.next('a')
+    out.closed = true
+    source.complete()
+    clock.advance(100)
+    expect({ values: out.values, completions: out.completions, asked, pending: clock.pending }).toEqual({ values: ['a'], completions: 0, asked: [], pending: 0 })
   })
 })

@@ -101,6 +101,12 @@ describe('createRule', () => {
   it('retries nothing with retry: false', () => {
     expect(createRule({ retry: false, idempotentCreate: true })(http(503), 1)).toBeUndefined()
   })
+
+  it('with retry: false, not even a creation whose outcome is unknown, when the key is honoured', () => {
+    const rule = createRule({ retry: false, idempotentCreate: true })
+    expect(rule(http(500), 1)).toBeUndefined()
+    expect(rule(new ConnectionError('POST', '/p', 'reset', true), 1)).toBeUndefined()
+  })
 })
 
 describe('rate limits paced by the client budget (pacedRateLimits)', () => {

@@ -80,6 +80,7 @@ describe('sse$: events', () => {
     expect(values).toEqual([{ type: 'a' }])
     expect(error).toBeInstanceOf(ValidationError)
     expect(error).toMatchObject({ payload: '{not json', issues: [{ path: '', message: 'data is not JSON' }] })
+    expect((error as Error).message).toBe('Unexpected stream event from the gateway: data is not JSON.')
     expect(gw.request(1).aborted).toBe(true)
   })
 

@@ -57,6 +57,13 @@ describe('open: the request', () => {
 })
 
 describe('open: failures', () => {
+  it('a reply below 200 (status 0 is what a browser gives for an opaque reply) is an HttpError, as any reply outside 2xx', async () => {
+    for (const status of [0, 199, 300]) {
+      const { conn } = setup(() => ({ status, body: 'x' }))
+      expect(await failure(open(conn, GET, 'application/json', new AbortSwitch()))).toMatchObject({ name: 'HttpError', status })
+    }
+  })
+
   it.each([...NOT_SENT])('a network failure %s before sending is a ConnectionError with sent: false (undici and fetch shapes)', async (code) => {
     for (const thrown of [networkError(code), fetchNetworkError(code)]) {
       const { conn } = setup(() => thrown)

@@ -5,9 +5,9 @@ import { PayloadTooLargeError } from '../../src/errors/PayloadTooLargeError.js'
 import { TimeoutError } from '../../src/errors/TimeoutError.js'
 import { ValidationError } from '../../src/errors/ValidationError.js'
 import { json$ } from '../../src/transport/json$.js'
-import type { RequestSpec } from '../../src/transport/types.js'
-import { fakeClient } from '../helpers/client.js'
-import { settle } from '../helpers/clock.js'
+import type { RequestSpec, Transport } from '../../src/transport/types.js'
+import { clientWith, fakeClient } from '../helpers/client.js'
+import { settle, VirtualClock } from '../helpers/clock.js'
 import { observe } from '../helpers/collect.js'
 import { json, networkError, never, repeated, type Answer } from '../helpers/fakeTransport.js'
 
@@ -150,5 +150,27 @@ describe('json$', () => {
     const { error } = await o.done
     expect(error).toBeInstanceOf(ConnectionError)
     expect(error).toMatchObject({ sent: true })
+  })
+})
+
+describe('json$: past the time limit', () => {
+  it('a reply whose body still arrives (a transport that ignores the abort) is not decoded: the timeout stands', async () => {
+    const clock = new VirtualClock()
+    let release!: (text: string) => void
+    const transport: Transport = async () => ({
+      status: 200,
+      header: (name) => ({ 'content-length': '8', 'content-type': 'application/json' })[name],
+      body: (async function* () {})(),
+      text: () => new Promise<string>((resolve) => (release = resolve)),
+    })
+    const decoded: unknown[] = []
+    const o = observe(json$(clientWith({ transport, scheduler: clock, timeoutMs: 1_000 }), GET, (json) => (decoded.push(json), json)))
+    await settle()
+    clock.advance(1_000)
+    expect(o.error).toBeInstanceOf(TimeoutError)
+    release('{"id":1}')
+    await settle()
+    expect(decoded).toEqual([])
+    expect(o.values).toEqual([])
   })
 })
