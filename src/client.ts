@@ -210,7 +210,9 @@ function checkRest(issues: RequestIssue[], given: ClientOptions | undefined): vo
   for (const [name, value] of Object.entries(options)) {
     const type = Object.hasOwn(OPTION_TYPES, name) ? OPTION_TYPES[name as keyof ClientOptions] : undefined
     if (!type) issues.push({ path: name, message: 'is not an option of createClient' })
-    else if (value !== undefined && typeof value !== type && !(name === 'retry' && value === false)) issues.push({ path: name, message: `must be a ${type} (got ${value === null ? 'null' : typeof value})` })
+    else if (value !== undefined && typeof value !== type && !(name === 'retry' && value === false) && !issues.some((issue) => issue.path === name)) {
+      issues.push({ path: name, message: `must be ${type === 'object' ? 'an' : 'a'} ${type} (got ${value === null ? 'null' : typeof value})` })
+    }
   }
   if (options.retry !== false && typeof options.retry === 'object') checkFields(issues, 'retry', options.retry, RETRY_CHECKS)
   if (typeof options.responsePoll === 'object') checkFields(issues, 'responsePoll', options.responsePoll, POLL_CHECKS)

@@ -99,8 +99,11 @@ const AnyObject = v.custom<object>((value) => typeof value === 'object' && value
  */
 export function createTask$(client: Client, endpoint: TaskEndpoint, body: object, options: CreateTaskOptions = {}): Observable<TaskEvent> {
   return guard$(client, () => {
-    if (!endpoint?.createPath) {
-      throw new InvalidRequestError([{ path: 'endpoint', message: `${endpoint?.name} has no creation path; create its tasks elsewhere and follow them with task$` }])
+    if (typeof endpoint !== 'object' || endpoint === null) {
+      throw new InvalidRequestError([{ path: 'endpoint', message: `must be a task endpoint, such as endpoints.t2vSpark or one made by taskEndpoint() (got ${endpoint === null ? 'null' : typeof endpoint})` }])
+    }
+    if (!endpoint.createPath) {
+      throw new InvalidRequestError([{ path: 'endpoint', message: `${endpoint.name} has no creation path; create its tasks elsewhere and follow them with task$` }])
     }
     return create$(client, endpoint, serializeRequest(AnyObject, body, 'task creation body'), options)
   })

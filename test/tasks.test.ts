@@ -1,7 +1,7 @@
 import { take } from 'rxjs'
 import { describe, expect, it, vi } from 'vitest'
 import type { Client } from '../src/client.js'
-import { endpoints, taskEndpoint } from '../src/endpoints.js'
+import { type TaskEndpoint, endpoints, taskEndpoint } from '../src/endpoints.js'
 import { isTaskCreationUnknownError, TaskCreationUnknownError } from '../src/errors/TaskCreationUnknownError.js'
 import type { TaskEvent } from '../src/operators/pollTask.js'
 import { responses$ } from '../src/responses$.js'
@@ -572,6 +572,8 @@ describe('tasks: what a refusal or an unreadable reply says', () => {
   it('names the endpoint without a creation path, and the task creation body that is not an object', async () => {
     const noPath = await run((c) => createTask$(c, endpoints.imageEdit, { prompt: 'x' }), gateway()).o.done
     expect((noPath.error as Error).message).toBe('Invalid request: endpoint: vendor-d/image-edit has no creation path; create its tasks elsewhere and follow them with task$. Nothing was sent.')
+    const none = await run((c) => createTask$(c, undefined as unknown as TaskEndpoint, { prompt: 'x' }), gateway()).o.done
+    expect((none.error as Error).message).toBe('Invalid request: endpoint: must be a task endpoint, such as endpoints.t2vSpark or one made by taskEndpoint() (got undefined). Nothing was sent.')
     const notObject = await run((c) => createTask$(c, endpoints.i2iPreview, [1]), gateway()).o.done
     expect((notObject.error as Error).message).toBe('Invalid task creation body: must be an object, not a list. Nothing was sent.')
     const text = await run((c) => createTask$(c, endpoints.i2iPreview, 'prompt' as unknown as object), gateway()).o.done
