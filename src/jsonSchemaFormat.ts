@@ -84,9 +84,13 @@ function close(node: unknown, path: string, strict: boolean, issues: RequestIssu
       }
     }
   } else if (schema.type === 'object') schema.additionalProperties ??= false
+  if (strict && typeof schema.additionalProperties === 'object') {
+    issues.push({ path: `schema${path}`, message: 'takes keys of any name (v.record or a rest), which strict mode does not allow: name its keys with v.object(…), or pass strict: false' })
+  }
   for (const key of ['properties', '$defs', 'definitions']) {
     const children = schema[key]
     if (children && typeof children === 'object') for (const [name, child] of Object.entries(children)) close(child, `${path}.${name}`, strict, issues)
   }
-  for (const key of ['items', 'prefixItems', 'anyOf', 'oneOf', 'allOf']) if (key in schema) close(schema[key], path, strict, issues)
+  // The schemas of a record's values and of a rest hold objects too.
+  for (const key of ['items', 'prefixItems', 'additionalProperties', 'additionalItems', 'anyOf', 'oneOf', 'allOf']) if (key in schema) close(schema[key], path, strict, issues)
 }

@@ -62,8 +62,26 @@ describe('jsonSchemaFormat', () => {
     expect(jsonSchemaFormat(v.record(v.string(), v.any()), 'r', { strict: false }).schema).toEqual({ type: 'object', propertyNames: { type: 'string' }, additionalProperties: {} })
   })
 
-  it('keeps the rest of an object with rest', () => {
-    expect(jsonSchemaFormat(v.objectWithRest({ a: v.string() }, v.number()), 'r').schema).toEqual({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: { type: 'number' } })
+  it('keeps the rest of an object with rest when not strict', () => {
+    expect(jsonSchemaFormat(v.objectWithRest({ a: v.string() }, v.number()), 'r', { strict: false }).schema).toEqual({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: { type: 'number' } })
+  })
+
+  it('closes the objects inside a record’s values and a rest', () => {
+    const Entry = v.object({ a: v.string() })
+    expect(jsonSchemaFormat(v.record(v.string(), Entry), 'r', { strict: false }).schema.additionalProperties).toEqual(closed({ a: { type: 'string' } }))
+    expect(jsonSchemaFormat(v.objectWithRest({ n: v.number() }, Entry), 'r', { strict: false }).schema.additionalProperties).toEqual(closed({ a: { type: 'string' } }))
+    expect(jsonSchemaFormat(v.tupleWithRest([v.number()], Entry), 't', { strict: false }).schema.additionalItems).toEqual(closed({ a: { type: 'string' } }))
+  })
+
+  it('refuses, in strict mode, an object of keys of any name, and the optional properties inside it', () => {
+    const RECORD = 'takes keys of any name (v.record or a rest), which strict mode does not allow: name its keys with v.object(…), or pass strict: false'
+    const err = refusal(v.object({ tags: v.record(v.string(), v.object({ note: v.optional(v.string()) })) }), 'r')
+    expect(err.issues.map((i) => [i.path, i.message])).toEqual([
+      ['schema.tags', RECORD],
+      ['schema.tags.note', OPTIONAL],
+    ])
+    expect(refusal(v.objectWithRest({ a: v.string() }, v.number()), 'r').issues.map((i) => [i.path, i.message])).toEqual([['schema', RECORD]])
+    expect(refusal(v.tupleWithRest([v.number()], v.object({ b: v.optional(v.number()) })), 't').issues.map((i) => [i.path, i.message])).toEqual([['schema.b', OPTIONAL]])
   })
 
   it('closes an object declared as one only through metadata', () => {
