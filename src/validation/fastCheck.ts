@@ -165,8 +165,8 @@ function compilePipe([base, ...actions]: readonly Node[]): FastCheck | undefined
     if (action.kind === 'metadata') continue
     const rule = action.kind === 'validation' ? compileAction(action) : action.kind === 'schema' ? compile(action) : undefined
     if (!rule) return undefined
-    // `integer` implies `number` (a NaN is not an integer): one check does for both.
-    if (action.type === 'integer' && rules.length === 1 && base?.type === 'number') rules[0] = rule
+    // `integer` implies `number` (a NaN is not an integer): one check does for both, when the number has no rules of its own.
+    if (action.type === 'integer' && rules.length === 1 && base?.type === 'number' && !base.pipe) rules[0] = rule
     else rules.push(rule)
   }
   return all(rules)

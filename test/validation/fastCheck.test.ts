@@ -151,6 +151,7 @@ describe('compileCheck on the other schema kinds it reads', () => {
     ['a number whose first rule is a bound', v.pipe(v.number(), v.minValue(0)), SCALARS],
     ['a number whose first rule is a bound, then integer', v.pipe(v.number(), v.maxValue(9), v.integer()), SCALARS],
     ['an integer rule on a list of numbers', v.pipe(v.picklist([5, 7.5, 10]), v.integer()), SCALARS],
+    ['an integer rule after a pipe of its own', v.pipe(v.pipe(v.number(), v.minValue(5)), v.integer()), SCALARS],
     ['a described string', v.pipe(v.string(), v.description('a name'), v.title('Name')), SCALARS],
     ['an object behind an object check', v.pipe(v.custom<Record<string, unknown>>(isObject), v.looseObject({ a: v.string() })), [...SCALARS, { a: 'x' }, { a: 1 }, [], { b: 'x' }]],
     ['a check over two fields', v.pipe(v.looseObject({ a: v.number(), b: v.number() }), v.forward(v.partialCheck([['a'], ['b']], (x) => x.a < x.b), ['b'])), [
