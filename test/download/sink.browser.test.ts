@@ -1,27 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { openSink } from '../../src/download/sink.browser.js'
-import type { DownloadTarget, WritableLike } from '../../src/download/types.js'
+import type { DownloadTarget } from '../../src/download/types.js'
 import { isInvalidRequestError } from '../../src/errors/InvalidRequestError.js'
+import { recordingStream } from './recordingStream.js'
 
 const bytes = (text: string) => new TextEncoder().encode(text)
-
-/** A stream-like object, as a browser app may pass (e.g. over a WritableStream writer). */
-function stream(): WritableLike & { chunks: string[]; ended: boolean } {
-  const s = {
-    chunks: [] as string[],
-    ended: false,
-    write(chunk: Uint8Array, callback: (error?: Error | null) => void) {
-      s.chunks.push(new TextDecoder().decode(chunk))
-      callback()
-      return true
-    },
-    end(callback?: () => void) {
-      s.ended = true
-      callback?.()
-    },
-  }
-  return s
-}
 
 const MESSAGE = 'a file path needs Node; in a browser pass { blob: true } and save the Blob (e.g. with a link to URL.createObjectURL(blob))'
 
@@ -35,12 +18,12 @@ describe('openSink (browser build)', () => {
   })
 
   it('an object with a write function is a stream, ended only when asked', async () => {
-    const ended = stream()
+    const ended = recordingStream()
     const sink = openSink(ended, true)
     await sink.write(bytes('kite'))
     expect(await sink.finish(undefined)).toEqual({})
     expect(ended).toMatchObject({ chunks: ['kite'], ended: true })
-    const open = stream()
+    const open = recordingStream()
     await openSink(open, false).finish(undefined)
     expect(open.ended).toBe(false)
   })

@@ -3,27 +3,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { openSink } from '../../src/download/sink.js'
-import type { DownloadTarget, WritableLike } from '../../src/download/types.js'
+import type { DownloadTarget } from '../../src/download/types.js'
 import { isInvalidRequestError } from '../../src/errors/InvalidRequestError.js'
+import { recordingStream } from './recordingStream.js'
 
 const bytes = (text: string) => new TextEncoder().encode(text)
-
-function stream(): WritableLike & { chunks: string[]; ended: boolean } {
-  const s = {
-    chunks: [] as string[],
-    ended: false,
-    write(chunk: Uint8Array, callback: (error?: Error | null) => void) {
-      s.chunks.push(new TextDecoder().decode(chunk))
-      callback()
-      return true
-    },
-    end(callback?: () => void) {
-      s.ended = true
-      callback?.()
-    },
-  }
-  return s
-}
 
 describe('openSink (Node)', () => {
   it('a path saves to that file', async () => {
@@ -44,12 +28,12 @@ describe('openSink (Node)', () => {
   })
 
   it('an object with a write function is a stream, ended only when asked', async () => {
-    const ended = stream()
+    const ended = recordingStream()
     const sink = openSink(ended, true)
     await sink.write(bytes('kite'))
     expect(await sink.finish(undefined)).toEqual({})
     expect(ended).toMatchObject({ chunks: ['kite'], ended: true })
-    const open = stream()
+    const open = recordingStream()
     await openSink(open, false).finish(undefined)
     expect(open.ended).toBe(false)
   })

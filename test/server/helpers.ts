@@ -81,7 +81,8 @@ export function signal(): { promise: Promise<void>; resolve: () => void } {
   return { promise, resolve }
 }
 
-async function listen(server: ReturnType<typeof createServer>): Promise<string> {
+/** Listens on 127.0.0.1 and closes the server when the test ends; returns its address. */
+export async function listen(server: ReturnType<typeof createServer>): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   onTestFinished(
     () =>

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http'
-import { connect, type AddressInfo, type Socket } from 'node:net'
+import { connect, type Socket } from 'node:net'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { createGatewayHandler, expressMiddleware, nodeListener, type GatewayHandler, type NodeRequestLike } from '../../src/server/index.js'
 import { serveNode } from '../../src/server/node.js'
-import { fakeFetch, KEY, RESPONSES, signal } from './helpers.js'
+import { fakeFetch, KEY, listen, RESPONSES, signal } from './helpers.js'
 
 /** A fetch-style handler made of `fn`, answering under /api/rxgate. */
 function handlerOf(fn: (request: Request) => Promise<Response>): GatewayHandler {
@@ -13,15 +13,7 @@ function handlerOf(fn: (request: Request) => Promise<Response>): GatewayHandler 
 /** A `node:http` server on 127.0.0.1 with `listener`, closed when the test ends; returns its address. */
 async function serve(listener: RequestListener): Promise<{ url: string; server: ReturnType<typeof createServer> }> {
   const server = createServer(listener)
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
-      }),
-  )
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }
+  return { url: await listen(server), server }
 }
 
 /** Sends `head` (request line and headers) as it is, and returns the raw reply once the server closes the connection. */
