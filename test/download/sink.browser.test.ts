@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 import { openSink } from '../../src/download/sink.browser.js'
 import type { DownloadTarget } from '../../src/download/types.js'
 import { isInvalidRequestError } from '../../src/errors/InvalidRequestError.js'
-import { recordingStream } from './recordingStream.js'
 
 const bytes = (text: string) => new TextEncoder().encode(text)
 
@@ -15,17 +14,6 @@ describe('openSink (browser build)', () => {
     const { blob } = await sink.finish(undefined)
     expect(blob!.type).toBe('video/mp4')
     expect(await blob!.text()).toBe('kite')
-  })
-
-  it('an object with a write function is a stream, ended only when asked', async () => {
-    const ended = recordingStream()
-    const sink = openSink(ended, true)
-    await sink.write(bytes('kite'))
-    expect(await sink.finish(undefined)).toEqual({})
-    expect(ended).toMatchObject({ chunks: ['kite'], ended: true })
-    const open = recordingStream()
-    await openSink(open, false).finish(undefined)
-    expect(open.ended).toBe(false)
   })
 
   // A file path cannot be written in a browser; the message says what to pass instead.

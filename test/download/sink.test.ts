@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
+import { openSink as openBrowserSink } from '../../src/download/sink.browser.js'
 import { openSink } from '../../src/download/sink.js'
 import type { DownloadTarget } from '../../src/download/types.js'
 import { isInvalidRequestError } from '../../src/errors/InvalidRequestError.js'
@@ -27,17 +28,6 @@ describe('openSink (Node)', () => {
     expect(await blob!.text()).toBe('kite')
   })
 
-  it('an object with a write function is a stream, ended only when asked', async () => {
-    const ended = recordingStream()
-    const sink = openSink(ended, true)
-    await sink.write(bytes('kite'))
-    expect(await sink.finish(undefined)).toEqual({})
-    expect(ended).toMatchObject({ chunks: ['kite'], ended: true })
-    const open = recordingStream()
-    await openSink(open, false).finish(undefined)
-    expect(open.ended).toBe(false)
-  })
-
   // Anything else is refused before any request, with the same message.
   it.each([
     ['an empty path', ''],
@@ -56,5 +46,22 @@ describe('openSink (Node)', () => {
     expect(isInvalidRequestError(error)).toBe(true)
     expect((error as Error).message).toBe('Invalid download target: target: must be a file path, a Writable, or { blob: true }. Nothing was sent.')
     expect(error).toMatchObject({ issues: [{ path: 'target', message: 'must be a file path, a Writable, or { blob: true }' }] })
+  })
+})
+
+// Both builds take a stream-like target alike.
+describe.each([
+  ['Node', openSink],
+  ['browser build', openBrowserSink],
+])('openSink (%s)', (_, open) => {
+  it('an object with a write function is a stream, ended only when asked', async () => {
+    const ended = recordingStream()
+    const sink = open(ended, true)
+    await sink.write(bytes('kite'))
+    expect(await sink.finish(undefined)).toEqual({})
+    expect(ended).toMatchObject({ chunks: ['kite'], ended: true })
+    const left = recordingStream()
+    await open(left, false).finish(undefined)
+    expect(left.ended).toBe(false)
   })
 })

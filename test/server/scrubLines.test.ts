@@ -14,8 +14,8 @@ async function run(secret: string, chunks: string[]): Promise<string[]> {
   let pending = reader.read()
   for (const chunk of chunks) {
     await writer.write(encode(chunk))
-    // Whatever the chunk released is out by now; nothing more is waited for.
-    const out = await Promise.race([pending, new Promise<null>((resolve) => setTimeout(() => resolve(null), 5))])
+    // The write settles once the transform has run, so whatever the chunk released is out by the next turn.
+    const out = await Promise.race([pending, new Promise<null>((resolve) => setImmediate(() => resolve(null)))])
     if (out && !out.done) {
       outputs.push(decoder.decode(out.value))
       pending = reader.read()
