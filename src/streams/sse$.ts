@@ -44,6 +44,9 @@ export function sse$<T>(conn: Connection, spec: RequestSpec, { decode, isLast }:
     const abort = new AbortSwitch()
     let state: 'open' | 'draining' | 'done' = 'open'
     let lastEventAt = scheduler.now()
+    // When the chunk being read arrived: every event it completes was complete
+    // from then, so the clock is read once a chunk, not once an event.
+    let chunkAt = lastEventAt
     let idle: Subscription | undefined
 
     let opened: Opened | undefined
@@ -89,7 +92,7 @@ export function sse$<T>(conn: Connection, spec: RequestSpec, { decode, isLast }:
         fail(err)
         return
       }
-      lastEventAt = scheduler.now()
+      lastEventAt = chunkAt
       // Marked before it is emitted: a subscriber that stops at the last
       // event tears this down while it is being delivered, and must find the
       // body to drain, not to abort.
@@ -119,13 +122,16 @@ export function sse$<T>(conn: Connection, spec: RequestSpec, { decode, isLast }:
       let drained = 0
       try {
         for await (const chunk of res.body) {
-          if (state === 'open') reader.feed(chunk)
-          else if (state === 'done') return
+          if (state === 'open') {
+            chunkAt = scheduler.now()
+            reader.feed(chunk)
+          } else if (state === 'done') return
           else if ((drained += chunk.byteLength) > DRAIN_BYTES) return stopDraining()
         }
       } catch (err) {
         throw connectionError(spec, err, true)
       }
+      // What the end completes ends the stream either way: no timer is left to read the clock.
       if (state === 'open') reader.end()
       if (state === 'open') fail(new ConnectionError(spec.method, path, 'the stream ended before the response finished', true))
       if (state === 'draining') {
