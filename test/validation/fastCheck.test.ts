@@ -188,6 +188,11 @@ describe('compileCheck on the other schema kinds it reads', () => {
     expect(compileCheck(v.record(v.pipe(v.string(), v.trim()), v.string()))).toBeUndefined()
   })
 
+  it('declines a pipe whose schema it does not read, even when it reads the rules after it', () => {
+    expect(compileCheck(v.pipe(v.bigint(), v.minValue(1n)))).toBeUndefined()
+    expect(compileCheck(v.pipe(v.date(), v.check(() => true)))).toBeUndefined()
+  })
+
   it('reads a union up to its first option that rewrites: what those options pass is taken as it is, the rest goes to valibot', () => {
     const upper = v.pipe(v.string(), v.toUpperCase())
     const check = compileCheck(v.union([v.literal('A'), v.number(), upper, v.boolean()]))!
