@@ -28,6 +28,13 @@ function fakeHttp() {
 
 const signal = () => new AbortController().signal
 
+/** A GET of `/x` through the transport over a fresh stand-in HttpClient: the reply to come, and the call HttpClient was asked for. */
+function getX(abortSignal: AbortSignal = signal()) {
+  const { http, calls } = fakeHttp()
+  const pending = httpClientTransport(http)({ method: 'GET', url: '/x', headers: {}, signal: abortSignal })
+  return { pending, call: calls[0]! }
+}
+
 describe('httpClientTransport', () => {
   it('asks HttpClient for events with progress as text, with the request as given', async () => {
     const { http, calls } = fakeHttp()
@@ -40,9 +47,7 @@ describe('httpClientTransport', () => {
   })
 
   it('answers at the header event, then passes on only the new text of each progress event', async () => {
-    const { http, calls } = fakeHttp()
-    const pending = httpClientTransport(http)({ method: 'GET', url: '/x', headers: {}, signal: signal() })
-    const { events } = calls[0]!
+    const { pending, call: { events } } = getX()
     events.next({ type: 0 })
     events.next(header(200, { 'content-type': 'text/event-stream' }))
     const res = await pending
@@ -97,36 +102,31 @@ describe('httpClientTransport', () => {
   })
 
   it('unsubscribes at once when aborted before any reply', async () => {
-    const { http, calls } = fakeHttp()
     const abort = new AbortController()
-    const pending = httpClientTransport(http)({ method: 'GET', url: '/x', headers: {}, signal: abort.signal })
+    const { pending, call } = getX(abort.signal)
     abort.abort()
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' })
-    expect(calls[0]!.unsubscribed).toBe(true)
+    expect(call.unsubscribed).toBe(true)
   })
 
   it('rejects at once, without waiting, when the signal was aborted before the request', async () => {
-    const { http, calls } = fakeHttp()
-    const pending = httpClientTransport(http)({ method: 'GET', url: '/x', headers: {}, signal: AbortSignal.abort() })
+    const { pending, call } = getX(AbortSignal.abort())
     const error = await pending.catch((e: unknown) => e)
     expect(error).toBeInstanceOf(DOMException)
     expect(error).toMatchObject({ name: 'AbortError', message: 'The request was aborted.' })
-    expect(calls[0]!.unsubscribed).toBe(true)
+    expect(call.unsubscribed).toBe(true)
   })
 
   it('reads an HTTP error whose body is not text as an empty body', async () => {
-    const { http, calls } = fakeHttp()
-    const pending = httpClientTransport(http)({ method: 'GET', url: '/x', headers: {}, signal: signal() })
-    calls[0]!.events.error(httpError(502, null))
+    const { pending, call } = getX()
+    call.events.error(httpError(502, null))
     const res = await pending
     expect(res.status).toBe(502)
     expect(await res.text()).toBe('')
   })
 
   it('reads a reply without a body, and progress events without text, as an empty body', async () => {
-    const { http, calls } = fakeHttp()
-    const pending = httpClientTransport(http)({ method: 'GET', url: '/x', headers: {}, signal: signal() })
-    const { events } = calls[0]!
+    const { pending, call: { events } } = getX()
     events.next(header(204))
     events.next({ type: 3, loaded: 0 })
     events.next({ type: 4, status: 204, headers: headers({}), body: null })
@@ -137,9 +137,7 @@ describe('httpClientTransport', () => {
   })
 
   it('never passes on text again that a progress event already carried', async () => {
-    const { http, calls } = fakeHttp()
-    const pending = httpClientTransport(http)({ method: 'GET', url: '/x', headers: {}, signal: signal() })
-    const { events } = calls[0]!
+    const { pending, call: { events } } = getX()
     events.next(header(200))
     events.next(progress('abcd'))
     events.next(progress('ab'))
@@ -155,9 +153,8 @@ describe('httpClientTransport', () => {
     ['a plain object', { status: 500, message: 'odd' }],
     ['the HttpErrorResponse class itself, not an instance', Object.assign(function HttpErrorResponse() {}, { status: 500 })],
   ])('rejects with a TypeError when HttpClient fails with %s, which is not an HTTP reply', async (_, failure) => {
-    const { http, calls } = fakeHttp()
-    const pending = httpClientTransport(http)({ method: 'GET', url: '/x', headers: {}, signal: signal() })
-    calls[0]!.events.error(failure)
+    const { pending, call } = getX()
+    call.events.error(failure)
     const error = await pending.catch((e: unknown) => e)
     expect(error).toBeInstanceOf(TypeError)
     expect((error as TypeError).message).toBe('HttpClient could not complete the request')
@@ -165,10 +162,9 @@ describe('httpClientTransport', () => {
   })
 
   it('names HttpClient’s message of a network failure (status 0), with its error as the cause', async () => {
-    const { http, calls } = fakeHttp()
-    const pending = httpClientTransport(http)({ method: 'GET', url: '/x', headers: {}, signal: signal() })
+    const { pending, call } = getX()
     const cause = new TypeError('Failed to fetch')
-    calls[0]!.events.error(httpError(0, cause))
+    call.events.error(httpError(0, cause))
     const error = await pending.catch((e: unknown) => e)
     expect(error).toBeInstanceOf(TypeError)
     expect((error as TypeError).message).toBe('HttpClient could not complete the request (Http failure response: 0)')
@@ -176,11 +172,10 @@ describe('httpClientTransport', () => {
   })
 
   it('fails the body when HttpClient completes without the reply', async () => {
-    const { http, calls } = fakeHttp()
-    const pending = httpClientTransport(http)({ method: 'GET', url: '/x', headers: {}, signal: signal() })
-    calls[0]!.events.next(header(200))
-    calls[0]!.events.next(progress('part'))
-    calls[0]!.events.complete()
+    const { pending, call } = getX()
+    call.events.next(header(200))
+    call.events.next(progress('part'))
+    call.events.complete()
     const error = await (await pending).text().catch((e: unknown) => e)
     expect(error).toBeInstanceOf(TypeError)
     expect((error as TypeError).message).toMatch(/^HttpClient ended the request without its reply/)
@@ -193,11 +188,10 @@ describe('httpClientTransport', () => {
     ['a network failure', (events: Subscriber<unknown>) => events.error(httpError(0, new TypeError('Failed to fetch')))],
     ['a reply cut short', (events: Subscriber<unknown>) => (events.next(header(200)), events.complete())],
   ])('leaves no listener on the signal after %s', async (_, play) => {
-    const { http, calls } = fakeHttp()
     const controller = new AbortController()
-    const pending = httpClientTransport(http)({ method: 'GET', url: '/x', headers: {}, signal: controller.signal })
+    const { pending, call } = getX(controller.signal)
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1)
-    play(calls[0]!.events)
+    play(call.events)
     await pending.then((res) => res.text()).catch(() => undefined)
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
   })
