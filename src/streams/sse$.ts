@@ -120,14 +120,20 @@ export function sse$<T>(conn: Connection, spec: RequestSpec, { decode, isLast }:
     const read = async (): Promise<void> => {
       const res = (opened = await open(conn, spec, 'text/event-stream', abort, admitted))
       let drained = 0
-      try {
-        for await (const chunk of res.body) {
-          if (state === 'open') {
-            chunkAt = scheduler.now()
-            reader.feed(chunk)
-          } else if (state === 'done') return
-          else if ((drained += chunk.byteLength) > DRAIN_BYTES) return stopDraining()
+      // False once nothing more is wanted of the body.
+      const take = (chunk: Uint8Array): boolean => {
+        if (state === 'open') {
+          chunkAt = scheduler.now()
+          reader.feed(chunk)
+          return true
         }
+        if (state === 'draining' && (drained += chunk.byteLength) > DRAIN_BYTES) stopDraining()
+        return state !== 'done'
+      }
+      try {
+        // Pushed chunk by chunk when the transport can (a stop aborts the request, which ends the read); else pulled.
+        if (res.read) await res.read(take)
+        else for await (const chunk of res.body) if (!take(chunk)) return
       } catch (err) {
         throw connectionError(spec, err, true)
       }

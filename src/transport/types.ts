@@ -28,6 +28,13 @@ export interface TransportResponse {
    * bytes and the rest is dropped. Without it, `body` is iterated.
    */
   textUpTo?(limit: number): Promise<{ readonly text: string; readonly whole: boolean }>
+  /**
+   * Optional: hands each chunk of the body to `onChunk` as it arrives, with no
+   * promise per chunk; resolves when the body ends, rejects when it fails or
+   * the request is aborted (which is how a reader stops). A stream is read
+   * this way when the transport offers it, else by iterating `body`.
+   */
+  read?(onChunk: (chunk: Uint8Array) => void): Promise<void>
 }
 
 /**

@@ -1,5 +1,6 @@
-import type { Readable } from 'node:stream'
-import { Agent, request, type Dispatcher } from 'undici'
+import { AsyncResource } from 'node:async_hooks'
+import { Agent, errors, type Dispatcher } from 'undici'
+import type { AbortSignalLike } from './abort.js'
 import type { Transport, TransportResponse } from './types.js'
 
 /** Options of the Node transport. */
@@ -13,56 +14,255 @@ export interface UndiciTransportOptions {
 /** Connections for JSON requests, by default: enough to keep thousands of polls moving, few enough to stay cheap. */
 const JSON_CONNECTIONS = 128
 
+/** Bytes a reply holds unread before the socket is paused, when it is read by pulling (`body`) or not read yet. */
+const HIGH_WATER = 64 * 1024
+
 /**
- * The Node transport: undici's `request` over pooled keep-alive
+ * The Node transport: undici's dispatcher over pooled keep-alive
  * connections, several times faster than the global \`fetch\`. Two pools:
  * JSON requests share at most `maxConnections` connections, so 10,000 task
  * polls due at once do not open 10,000 sockets; streams have a pool of
  * their own with no limit, so a long-lived stream never makes another wait.
  * Idle pooled sockets do not keep the process alive.
+ *
+ * Each request is given to the dispatcher with a handler of its own
+ * ({@link UndiciReply}) rather than through undici's `request`, which makes a
+ * Node `Readable` for every body: a reply's bytes go straight to whoever reads
+ * them, with or without a turn of the event loop per chunk.
  */
 export function undiciTransport({ maxConnections = JSON_CONNECTIONS, dispatcher }: UndiciTransportOptions = {}): Transport {
   const json = dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: maxConnections })
   let streams: Dispatcher | undefined = dispatcher
-  return async ({ method, url, headers, body, signal, stream }): Promise<TransportResponse> => {
-    // Made on first use: an app that never streams holds no second pool.
-    const agent = stream ? (streams ??= new Agent({ keepAliveTimeout: 10_000 })) : json
-    // undici takes any EventTarget-like signal.
-    const res = await request(url, { method, headers, body, signal: signal as AbortSignal, dispatcher: agent })
-    return {
-      status: res.statusCode,
-      header: (name) => {
-        const value = res.headers[name]
-        return Array.isArray(value) ? value.join(', ') : value
-      },
-      body: res.body,
-      text: () => res.body.text(),
-      textUpTo: (limit) => textUpTo(res.body, limit),
-    }
-  }
+  return (request) =>
+    new Promise<TransportResponse>((resolve, reject) => {
+      // Made on first use: an app that never streams holds no second pool.
+      const agent = request.stream ? (streams ??= new Agent({ keepAliveTimeout: 10_000 })) : json
+      const { origin, pathname, search } = new URL(request.url)
+      const { method, headers, body } = request
+      agent.dispatch({ origin, path: pathname + search, method, headers, body }, new UndiciReply(request.signal, resolve, reject))
+    })
 }
 
 const decoder = new TextDecoder()
 
-/** The body's text, at most `limit` bytes, gathered from its `data` events: a reply of unknown length costs no more to read than one that says its length. */
-function textUpTo(body: Readable, limit: number): Promise<{ text: string; whole: boolean }> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let bytes = 0
-    const text = () => decoder.decode(Buffer.concat(chunks, bytes))
-    body.on('error', reject)
-    body.on('end', () => resolve({ text: text(), whole: true }))
-    body.on('data', (chunk: Buffer) => {
-      const room = limit - bytes
-      if (chunk.byteLength <= room) {
-        chunks.push(chunk)
-        bytes += chunk.byteLength
-        return
+/** How the reply's body is being read: not yet, gathered as text, pushed to a callback, or pulled by an iterator. */
+type Reader =
+  | { readonly kind: 'text'; readonly limit: number; readonly settle: (result: { text: string; whole: boolean }) => void; readonly fail: (error: unknown) => void }
+  | { readonly kind: 'push'; readonly onChunk: (chunk: Uint8Array) => void; readonly settle: () => void; readonly fail: (error: unknown) => void }
+  | { readonly kind: 'pull'; wake: (() => void) | undefined }
+
+/**
+ * One exchange, as undici's dispatch handler and as the {@link TransportResponse}
+ * it resolves with once the status and headers are in. The body's chunks
+ * are held until it is read, and the socket is paused while more than
+ * 64 KB wait unread (the only way an unread body holds memory).
+ */
+class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
+  status = 0
+  private raw: ReadonlyArray<Buffer | string> = []
+  private headers: Record<string, string> | undefined
+  private abortRequest: ((reason: Error) => void) | undefined
+  private resumeSocket: (() => void) | undefined
+  private paused = false
+  private answered = false
+  private chunks: Buffer[] = []
+  private bytes = 0
+  private ended = false
+  private error: unknown = undefined
+  private reader: Reader | undefined
+
+  constructor(
+    private readonly signal: AbortSignalLike,
+    private readonly resolve: (reply: TransportResponse) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {
+    signal.addEventListener('abort', this.onAbort)
+  }
+
+  /** Aborted before the reply: rejects at once, even while the request still waits for a connection; after: fails the body. */
+  private readonly onAbort = (): void => {
+    const reason = abortReason(this.signal)
+    this.abortRequest?.(reason)
+    this.onError(reason)
+  }
+
+  // The dispatch handler, called by undici.
+
+  onConnect(abort: (reason?: Error) => void): void {
+    if (this.signal.aborted) abort(abortReason(this.signal))
+    else this.abortRequest = abort
+  }
+
+  onHeaders(status: number, raw: Buffer[], resume: () => void): boolean {
+    // 1xx (100 Continue, 103 Early Hints): the reply is still to come.
+    if (status < 200) return true
+    this.status = status
+    this.raw = raw
+    this.resumeSocket = resume
+    this.answered = true
+    this.resolve(this)
+    return true
+  }
+
+  onData(chunk: Buffer): boolean {
+    const reader = this.reader
+    if (reader?.kind === 'push') {
+      try {
+        reader.onChunk(chunk)
+      } catch (error) {
+        this.stop(error)
       }
-      chunks.push(chunk.subarray(0, room))
-      bytes = limit
-      resolve({ text: text(), whole: false })
-      body.destroy()
+      return true
+    }
+    this.chunks.push(chunk)
+    this.bytes += chunk.byteLength
+    if (reader?.kind === 'text') {
+      if (this.bytes > reader.limit) {
+        reader.settle({ text: this.take(reader.limit), whole: false })
+        this.stop(undefined)
+      }
+      return true
+    }
+    if (reader?.kind === 'pull') reader.wake?.()
+    this.paused = this.bytes >= HIGH_WATER
+    return !this.paused
+  }
+
+  onComplete(): void {
+    this.ended = true
+    this.signal.removeEventListener('abort', this.onAbort)
+    const reader = this.reader
+    if (reader?.kind === 'text') reader.settle({ text: this.take(this.bytes), whole: true })
+    else if (reader?.kind === 'push') reader.settle()
+    else if (reader?.kind === 'pull') reader.wake?.()
+  }
+
+  onError(error: unknown): void {
+    if (this.ended || this.error !== undefined) return
+    this.error = error
+    this.signal.removeEventListener('abort', this.onAbort)
+    if (!this.answered) return this.reject(error)
+    const reader = this.reader
+    if (reader?.kind === 'pull') reader.wake?.()
+    else reader?.fail(error)
+  }
+
+  // The reply, read by the library.
+
+  header(name: string): string | undefined {
+    return (this.headers ??= parseHeaders(this.raw))[name]
+  }
+
+  text(): Promise<string> {
+    return this.textUpTo(Number.POSITIVE_INFINITY).then((r) => r.text)
+  }
+
+  textUpTo(limit: number): Promise<{ text: string; whole: boolean }> {
+    return new Promise((settle, fail) => {
+      if (this.bytes > limit) {
+        settle({ text: this.take(limit), whole: false })
+        return this.stop(undefined)
+      }
+      if (this.ended) return settle({ text: this.take(this.bytes), whole: true })
+      if (this.error !== undefined) return fail(this.error)
+      this.reader = { kind: 'text', limit, settle, fail }
+      this.flow()
     })
-  })
+  }
+
+  /**
+   * Hands each chunk to `onChunk` as it arrives, from the socket's callback (in
+   * the async context of the caller, not of the socket's first request);
+   * resolves at the body's end, rejects if it fails or is aborted. The caller
+   * stops reading by aborting the request's signal.
+   */
+  read(onChunk: (chunk: Uint8Array) => void): Promise<void> {
+    return new Promise((settle, fail) => {
+      const deliver = AsyncResource.bind(onChunk)
+      const held = this.chunks
+      this.chunks = []
+      this.bytes = 0
+      if (this.error === undefined) this.reader = { kind: 'push', onChunk: deliver, settle, fail }
+      try {
+        for (const chunk of held) deliver(chunk)
+      } catch (error) {
+        this.stop(error)
+      }
+      if (this.error !== undefined) return fail(this.error)
+      if (this.ended) return settle()
+      this.flow()
+    })
+  }
+
+  /** The body pulled chunk by chunk: the socket is paused while 64 KB wait unread. Stopping early aborts the request. */
+  get body(): AsyncIterable<Uint8Array> {
+    return { [Symbol.asyncIterator]: () => this.iterate() }
+  }
+
+  private iterate(): AsyncIterator<Uint8Array> {
+    const reader: Reader = { kind: 'pull', wake: undefined }
+    this.reader = reader
+    const next = (): Promise<IteratorResult<Uint8Array>> => {
+      const chunk = this.chunks.shift()
+      if (chunk) {
+        this.bytes -= chunk.byteLength
+        if (this.bytes < HIGH_WATER) this.flow()
+        return Promise.resolve({ done: false, value: chunk })
+      }
+      if (this.error !== undefined) return Promise.reject(this.error)
+      if (this.ended) return Promise.resolve({ done: true, value: undefined })
+      this.flow()
+      return new Promise<void>((wake) => (reader.wake = wake)).then(() => {
+        reader.wake = undefined
+        return next()
+      })
+    }
+    return {
+      next,
+      return: () => {
+        if (!this.ended) this.stop(undefined)
+        return Promise.resolve({ done: true, value: undefined })
+      },
+    }
+  }
+
+  /** Takes the first `bytes` held bytes as text. */
+  private take(bytes: number): string {
+    const whole = Buffer.concat(this.chunks, this.bytes)
+    this.chunks = []
+    this.bytes = 0
+    return decoder.decode(whole.subarray(0, bytes))
+  }
+
+  /** Lets a paused socket go on. */
+  private flow(): void {
+    if (!this.paused) return
+    this.paused = false
+    this.resumeSocket?.()
+  }
+
+  /** Gives up the rest of the body: the request is aborted and the connection closed. */
+  private stop(error: unknown): void {
+    const reason = error instanceof Error ? error : new errors.RequestAbortedError()
+    this.signal.removeEventListener('abort', this.onAbort)
+    this.abortRequest?.(reason)
+    this.onError(reason)
+  }
+}
+
+/** What an aborted request rejects with: the signal's reason when it has one. */
+function abortReason(signal: AbortSignalLike): Error {
+  return signal.reason instanceof Error ? signal.reason : new errors.RequestAbortedError()
+}
+
+/** undici's raw header list as an object of lower-case names; a repeated header's values joined with `, `. */
+function parseHeaders(raw: ReadonlyArray<Buffer | string>): Record<string, string> {
+  const headers: Record<string, string> = Object.create(null)
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toString('latin1').toLowerCase()
+    const value = raw[i + 1]!.toString('latin1')
+    const before = headers[name]
+    headers[name] = before === undefined ? value : `${before}, ${value}`
+  }
+  return headers
 }

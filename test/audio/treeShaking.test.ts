@@ -13,7 +13,7 @@ async function audioModulesOf(names: string): Promise<string[]> {
     platform: 'browser',
     metafile: true,
     logLevel: 'silent',
-    external: ['rxjs', 'undici'],
+    external: ['rxjs', 'undici', 'node:*'],
   })
   const [output] = Object.values(result.metafile.outputs)
   return Object.entries(output!.inputs)

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { MockAgent } from 'undici'
 import { describe, expect, it } from 'vitest'
 import { createClient } from '../../src/client.js'
@@ -107,3 +108,118 @@ describe('undiciTransport textUpTo: a body of unknown length, read up to a limit
   })
 })
 
+
+describe('undiciTransport: the reply read straight from the dispatcher', () => {
+  const get = (url: string, signal = new AbortSwitch(), stream = false) => undiciTransport()({ method: 'GET', url, headers: {}, signal, stream })
+
+  it("hands a stream's chunks to each reader in its own async context, not in that of the socket's first request", async () => {
+    // Each body is sent only once its reader is reading, so every chunk comes from the socket.
+    let go!: () => void
+    const ports: number[] = []
+    const server = await startServer(async (req, res, raw) => {
+      ports.push(raw.socket.remotePort!)
+      const reading = new Promise<void>((resolve) => (go = resolve))
+      startSse(res)
+      await reading
+      res.end(`data: {"type":"response.completed","path":"${req.path}"}\n\n`)
+    })
+    const transport = undiciTransport()
+    const context = new AsyncLocalStorage<string>()
+    const readIn = (name: string) =>
+      context.run(name, async () => {
+        const stores: (string | undefined)[] = []
+        const res = await transport({ method: 'GET', url: `${server.url}/${name}`, headers: {}, signal: new AbortSwitch(), stream: true })
+        const read = res.read!(() => stores.push(context.getStore()))
+        go()
+        await read
+        return stores
+      })
+    expect(await readIn('first')).toEqual(['first'])
+    // One turn for the socket to go back to the pool: the second stream goes over the one the first opened.
+    await new Promise((r) => setImmediate(r))
+    expect(await readIn('second')).toEqual(['second'])
+    expect(ports).toHaveLength(2)
+    expect(ports[1]).toBe(ports[0])
+  })
+
+  it('pulls a large body whole through pauses: the socket waits while 64 KB are unread and goes on as they are taken', async () => {
+    const part = Buffer.alloc(16 * 1024)
+    const server = await startServer(async (_req, res) => {
+      res.writeHead(200)
+      for (let i = 0; i < 64; i++) {
+        part.fill(i)
+        if (!res.write(Buffer.from(part))) await new Promise((r) => res.once('drain', r))
+      }
+      res.end()
+    })
+    const res = await get(`${server.url}/big`)
+    const seen: number[] = []
+    let bytes = 0
+    for await (const chunk of res.body) {
+      bytes += chunk.byteLength
+      seen.push(chunk[0]!)
+      await new Promise((r) => setImmediate(r))
+    }
+    expect(bytes).toBe(64 * part.byteLength)
+    expect([...new Set(seen)]).toEqual(Array.from({ length: 64 }, (_, i) => i))
+  })
+
+  it('stops a pulled body that its reader leaves: the request is aborted and the server sees the close', async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(200)
+      res.write('first')
+    })
+    const res = await get(`${server.url}/endless`)
+    for await (const chunk of res.body) {
+      expect(new TextDecoder().decode(chunk)).toBe('first')
+      break
+    }
+    await within((await server.request(1)).closedEarly, 2_000, 'the server to see the close')
+  })
+
+  it('rejects at once when aborted while waiting for a connection, and that request is never sent', async () => {
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const server = await startServer(async (_req, res) => {
+      await held
+      sendJson(res, 200, {})
+    })
+    const transport = undiciTransport({ maxConnections: 1 })
+    const first = transport({ method: 'GET', url: `${server.url}/held`, headers: {}, signal: new AbortSwitch() })
+    await server.request(1)
+    const signal = new AbortSwitch()
+    const waiting = transport({ method: 'GET', url: `${server.url}/waiting`, headers: {}, signal })
+    signal.abort(new Error('left while queued'))
+    await expect(within(waiting, 2_000, 'the rejection')).rejects.toThrow('left while queued')
+    release()
+    expect((await first).status).toBe(200)
+    await new Promise((r) => setTimeout(r, 20))
+    expect(server.requests.map((r) => r.path)).toEqual(['/held'])
+  })
+
+  it('gives each header by its lower-case name, repeated ones joined, and nothing for names an object inherits', async () => {
+    const server = await startServer((_req, res) => {
+      res.setHeader('X-Seen', ['one', 'two'])
+      res.setHeader('Retry-After', '3')
+      res.writeHead(200).end('{}')
+    })
+    const res = await get(`${server.url}/h`)
+    expect(res.header('x-seen')).toBe('one, two')
+    expect(res.header('retry-after')).toBe('3')
+    expect(res.header('constructor')).toBeUndefined()
+    expect(res.header('__proto__')).toBeUndefined()
+    expect(await res.text()).toBe('{}')
+  })
+
+  it('ends the push read with an error when the connection is cut in the middle of the body', async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(200, { 'content-length': '100' })
+      res.write('only part')
+      setImmediate(() => res.socket?.destroy())
+    })
+    const res = await get(`${server.url}/cut`)
+    const chunks: string[] = []
+    await expect(within(res.read!((c) => chunks.push(new TextDecoder().decode(c))), 2_000, 'the read to fail')).rejects.toThrow()
+    expect(chunks.join('')).toBe('only part')
+  })
+})
