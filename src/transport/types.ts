@@ -39,7 +39,7 @@ export interface TransportResponse {
 
 /**
  * Sends one request. Rejects on a network failure or abort; any HTTP status
- * resolves. The Node default is undici's pooled `request`; a `fetch` option
+ * resolves. The Node default is undici's pooled dispatcher; a `fetch` option
  * wraps any `fetch`.
  */
 export type Transport = (request: TransportRequest) => Promise<TransportResponse>

@@ -35,11 +35,19 @@ export function undiciTransport({ maxConnections = JSON_CONNECTIONS, dispatcher 
   let streams: Dispatcher | undefined = dispatcher
   return (request) =>
     new Promise<TransportResponse>((resolve, reject) => {
+      // Aborted already: nothing is sent (a request aborted in undici's queue costs the connection it is given).
+      if (request.signal.aborted) return reject(abortReason(request.signal))
       // Made on first use: an app that never streams holds no second pool.
       const agent = request.stream ? (streams ??= new Agent({ keepAliveTimeout: 10_000 })) : json
       const { origin, pathname, search } = new URL(request.url)
       const { method, headers, body } = request
-      agent.dispatch({ origin, path: pathname + search, method, headers, body }, new UndiciReply(request.signal, resolve, reject))
+      const reply = new UndiciReply(request.signal, resolve, reject)
+      try {
+        agent.dispatch({ origin, path: pathname + search, method, headers, body }, reply)
+      } catch (error) {
+        // A dispatcher (or an interceptor composed into it) that throws instead of calling onError.
+        reply.onError(error)
+      }
     })
 }
 
@@ -55,17 +63,23 @@ type Reader =
  * One exchange, as undici's dispatch handler and as the {@link TransportResponse}
  * it resolves with once the status and headers are in. The body's chunks
  * are held until it is read, and the socket is paused while more than
- * 64 KB wait unread (the only way an unread body holds memory).
+ * 64 KB wait unread (the only way an unread body holds memory). The signal
+ * is heard until the reader has had the whole body: an abort fails a body
+ * that has arrived but is not read yet.
+ *
+ * A pushed chunk, and the cut of a text read at its limit, happen inside
+ * undici's callback for the bytes, as they arrive: a reader must not start
+ * reading another reply from there (sse$ only parses and emits).
  */
 class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
   status = 0
-  private raw: ReadonlyArray<Buffer | string> = []
+  private raw!: ReadonlyArray<RawHeader>
   private headers: Record<string, string> | undefined
   private abortRequest: ((reason: Error) => void) | undefined
   private resumeSocket: (() => void) | undefined
   private paused = false
   private answered = false
-  private chunks: Buffer[] = []
+  private readonly chunks: Buffer[] = []
   private bytes = 0
   private ended = false
   private error: unknown = undefined
@@ -82,8 +96,14 @@ class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
   /** Aborted before the reply: rejects at once, even while the request still waits for a connection; after: fails the body. */
   private readonly onAbort = (): void => {
     const reason = abortReason(this.signal)
+    // After undici's end this does nothing (undici ignores it): only the held body fails.
     this.abortRequest?.(reason)
-    this.onError(reason)
+    // Nothing more is wanted: what is held is dropped, not handed on before the failure.
+    if (this.error === undefined) {
+      this.chunks.length = 0
+      this.bytes = 0
+    }
+    this.fail(reason)
   }
 
   // The dispatch handler, called by undici.
@@ -105,6 +125,8 @@ class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
   }
 
   onData(chunk: Buffer): boolean {
+    // Given up (aborted, cut at its limit): the bytes still in flight are dropped.
+    if (this.error !== undefined) return true
     const reader = this.reader
     if (reader?.kind === 'push') {
       try {
@@ -130,21 +152,32 @@ class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
 
   onComplete(): void {
     this.ended = true
-    this.signal.removeEventListener('abort', this.onAbort)
     const reader = this.reader
-    if (reader?.kind === 'text') reader.settle({ text: this.take(this.bytes), whole: true })
-    else if (reader?.kind === 'push') reader.settle()
-    else if (reader?.kind === 'pull') reader.wake?.()
+    if (reader?.kind === 'pull') return reader.wake?.()
+    if (!reader) return
+    this.release()
+    if (reader.kind === 'text') reader.settle({ text: this.take(this.bytes), whole: true })
+    else reader.settle()
   }
 
   onError(error: unknown): void {
-    if (this.ended || this.error !== undefined) return
+    if (!this.ended) this.fail(error)
+  }
+
+  /** The exchange failed (undici's error, an abort, a stop): the request's promise or its reader learns it, once. */
+  private fail(error: unknown): void {
+    if (this.error !== undefined) return
     this.error = error
-    this.signal.removeEventListener('abort', this.onAbort)
+    this.release()
     if (!this.answered) return this.reject(error)
     const reader = this.reader
     if (reader?.kind === 'pull') reader.wake?.()
     else reader?.fail(error)
+  }
+
+  /** The reader has had the whole body, or it failed: the signal has nothing more to abort. */
+  private release(): void {
+    this.signal.removeEventListener('abort', this.onAbort)
   }
 
   // The reply, read by the library.
@@ -163,8 +196,11 @@ class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
         settle({ text: this.take(limit), whole: false })
         return this.stop(undefined)
       }
-      if (this.ended) return settle({ text: this.take(this.bytes), whole: true })
       if (this.error !== undefined) return fail(this.error)
+      if (this.ended) {
+        this.release()
+        return settle({ text: this.take(this.bytes), whole: true })
+      }
       this.reader = { kind: 'text', limit, settle, fail }
       this.flow()
     })
@@ -179,17 +215,19 @@ class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
   read(onChunk: (chunk: Uint8Array) => void): Promise<void> {
     return new Promise((settle, fail) => {
       const deliver = AsyncResource.bind(onChunk)
-      const held = this.chunks
-      this.chunks = []
+      const held = this.chunks.splice(0)
       this.bytes = 0
-      if (this.error === undefined) this.reader = { kind: 'push', onChunk: deliver, settle, fail }
+      this.reader = { kind: 'push', onChunk: deliver, settle, fail }
       try {
         for (const chunk of held) deliver(chunk)
       } catch (error) {
         this.stop(error)
       }
       if (this.error !== undefined) return fail(this.error)
-      if (this.ended) return settle()
+      if (this.ended) {
+        this.release()
+        return settle()
+      }
       this.flow()
     })
   }
@@ -210,7 +248,10 @@ class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
         return Promise.resolve({ done: false, value: chunk })
       }
       if (this.error !== undefined) return Promise.reject(this.error)
-      if (this.ended) return Promise.resolve({ done: true, value: undefined })
+      if (this.ended) {
+        this.release()
+        return Promise.resolve({ done: true, value: undefined })
+      }
       this.flow()
       return new Promise<void>((wake) => (reader.wake = wake)).then(() => {
         reader.wake = undefined
@@ -220,7 +261,8 @@ class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
     return {
       next,
       return: () => {
-        if (!this.ended) this.stop(undefined)
+        if (this.ended) this.release()
+        else this.stop(undefined)
         return Promise.resolve({ done: true, value: undefined })
       },
     }
@@ -229,7 +271,7 @@ class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
   /** Takes the first `bytes` held bytes as text. */
   private take(bytes: number): string {
     const whole = Buffer.concat(this.chunks, this.bytes)
-    this.chunks = []
+    this.chunks.length = 0
     this.bytes = 0
     return decoder.decode(whole.subarray(0, bytes))
   }
@@ -244,9 +286,8 @@ class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
   /** Gives up the rest of the body: the request is aborted and the connection closed. */
   private stop(error: unknown): void {
     const reason = error instanceof Error ? error : new errors.RequestAbortedError()
-    this.signal.removeEventListener('abort', this.onAbort)
     this.abortRequest?.(reason)
-    this.onError(reason)
+    this.fail(reason)
   }
 }
 
@@ -255,12 +296,17 @@ function abortReason(signal: AbortSignalLike): Error {
   return signal.reason instanceof Error ? signal.reason : new errors.RequestAbortedError()
 }
 
+/** One name or value of undici's raw header list: a dispatcher composed with interceptors gives a repeated header's values as a list. */
+type RawHeader = Buffer | string | ReadonlyArray<Buffer | string>
+
+const latin1 = (part: RawHeader): string => (typeof part === 'string' ? part : Array.isArray(part) ? part.map(latin1).join(', ') : (part as Buffer).toString('latin1'))
+
 /** undici's raw header list as an object of lower-case names; a repeated header's values joined with `, `. */
-function parseHeaders(raw: ReadonlyArray<Buffer | string>): Record<string, string> {
+function parseHeaders(raw: ReadonlyArray<RawHeader>): Record<string, string> {
   const headers: Record<string, string> = Object.create(null)
   for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i]!.toString('latin1').toLowerCase()
-    const value = raw[i + 1]!.toString('latin1')
+    const name = latin1(raw[i]!).toLowerCase()
+    const value = latin1(raw[i + 1]!)
     const before = headers[name]
     headers[name] = before === undefined ? value : `${before}, ${value}`
   }

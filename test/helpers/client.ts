@@ -7,8 +7,8 @@ import { KEY } from './fixtures.js'
 
 export const BASE = 'https://gateway.test'
 
-/** Options of a test client: those of `createClient`, and a transport. */
-export type TestClientOptions = Partial<ClientOptions> & { readonly transport?: Transport }
+/** Options of a test client: those of `createClient`, a transport, and (for the scripted one) whether its bodies are pushed to the reader. */
+export type TestClientOptions = Partial<ClientOptions> & { readonly transport?: Transport; readonly pushBodies?: boolean }
 
 /** `createClient` with a transport passed as the `transport` option. */
 export function clientWith(options: TestClientOptions): Client {
@@ -26,8 +26,8 @@ export interface FakeSetup {
  * clock. Retries wait nothing by default (`baseDelayMs: 0`) unless the
  * options say otherwise.
  */
-export function fakeClient(answer: Answer, options: TestClientOptions = {}): FakeSetup {
-  const gw = fakeGateway(answer)
+export function fakeClient(answer: Answer, { pushBodies, ...options }: TestClientOptions = {}): FakeSetup {
+  const gw = fakeGateway(answer, { push: pushBodies })
   const clock = new VirtualClock()
   const client = clientWith({ transport: gw.transport, scheduler: clock, ...options })
   return { gw, clock, client }

@@ -48,6 +48,15 @@ export interface FakeGateway {
   request(n: number): SeenRequest
 }
 
+export interface FakeGatewayOptions {
+  /**
+   * Replies also offer `read` (chunks pushed to the reader, as the Node
+   * transport does), so a stream is read that way instead of by iterating
+   * `body`. The reader can stop only by aborting the request.
+   */
+  readonly push?: boolean
+}
+
 /** What `answer` may return: a reply, an Error to fail the exchange like a network error, or a promise of either. */
 export type Answer = (req: SeenRequest) => FakeReply | Error | Promise<FakeReply | Error>
 
@@ -63,7 +72,7 @@ export const never = (): Promise<never> => new Promise<never>(() => {})
  * (headers and body), whether the client aborted it, and whether the client
  * read its body to the end.
  */
-export function fakeGateway(answer: Answer): FakeGateway {
+export function fakeGateway(answer: Answer, { push = false }: FakeGatewayOptions = {}): FakeGateway {
   const requests: SeenRequest[] = []
   const transport: Transport = async (request: TransportRequest): Promise<TransportResponse> => {
     const url = new URL(request.url, 'http://relative.invalid')
@@ -154,7 +163,11 @@ export function fakeGateway(answer: Answer): FakeGateway {
       }
     }
     const headers = Object.fromEntries(Object.entries(reply.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]))
+    const pushed = async (onChunk: (chunk: Uint8Array) => void): Promise<void> => {
+      for await (const chunk of read()) onChunk(chunk)
+    }
     return {
+      ...(push ? { read: pushed } : {}),
       status: reply.status ?? 200,
       header: (name) => headers[name.toLowerCase()],
       body: { [Symbol.asyncIterator]: read },
