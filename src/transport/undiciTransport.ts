@@ -96,13 +96,11 @@ class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
   /** Aborted before the reply: rejects at once, even while the request still waits for a connection; after: fails the body. */
   private readonly onAbort = (): void => {
     const reason = abortReason(this.signal)
+    // Nothing more is wanted: what is held is dropped, not handed on before the failure.
+    this.chunks.length = 0
+    this.bytes = 0
     // After undici's end this does nothing (undici ignores it): only the held body fails.
     this.abortRequest?.(reason)
-    // Nothing more is wanted: what is held is dropped, not handed on before the failure.
-    if (this.error === undefined) {
-      this.chunks.length = 0
-      this.bytes = 0
-    }
     this.fail(reason)
   }
 

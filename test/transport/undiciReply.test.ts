@@ -23,7 +23,19 @@ function exchange(url = 'http://gateway.test/v1/tasks/7?x=1', signal: AbortSigna
   const reply = undiciTransport({ dispatcher })({ method: 'GET', url, headers: { accept: 'application/json' }, signal })
   const { options, handler } = dispatched[0]!
   const aborts: Error[] = []
-  handler.onConnect((reason?: Error) => void aborts.push(reason!))
+  // As undici does: the first abort before the end fails the handler at once; any later one does nothing more.
+  let over = false
+  handler.onConnect((reason?: Error) => {
+    aborts.push(reason!)
+    if (over) return
+    over = true
+    handler.onError(reason!)
+  })
+  const end = handler.onComplete.bind(handler)
+  handler.onComplete = (trailers) => {
+    over = true
+    end(trailers)
+  }
   let resumed = 0
   const answer = (status = 200, raw: Buffer[] = []): boolean => handler.onHeaders(status, raw, () => resumed++, 'OK')
   return { reply, options, handler, aborts, signal, answer, resumes: () => resumed }
@@ -226,6 +238,16 @@ describe('the Node transport handler, step by step', () => {
       signal.abort(new Error('not wanted any more'))
       await expect(readIt(res)).rejects.toThrow('not wanted any more')
     }
+  })
+
+  it('an abort drops the chunks held for a pulled body: the next read fails at once', async () => {
+    const signal = new AbortSwitch()
+    const { reply, handler, answer } = exchange(undefined, signal)
+    answer()
+    const res = await reply
+    handler.onData(Buffer.from('held'))
+    signal.abort(new Error('stop now'))
+    await expect(res.body[Symbol.asyncIterator]().next()).rejects.toThrow('stop now')
   })
 
   it('sends nothing for a signal aborted before the call', async () => {
