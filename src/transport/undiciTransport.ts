@@ -76,7 +76,7 @@ class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
   private raw!: ReadonlyArray<RawHeader>
   private headers: Record<string, string> | undefined
   private abortRequest: ((reason: Error) => void) | undefined
-  private resumeSocket: (() => void) | undefined
+  private resumeSocket!: () => void
   private paused = false
   private answered = false
   private readonly chunks: Buffer[] = []
@@ -278,7 +278,8 @@ class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
   private flow(): void {
     if (!this.paused) return
     this.paused = false
-    this.resumeSocket?.()
+    // Paused only by onData, so only after onHeaders gave this.
+    this.resumeSocket()
   }
 
   /** Gives up the rest of the body: the request is aborted and the connection closed. */
@@ -297,7 +298,8 @@ function abortReason(signal: AbortSignalLike): Error {
 /** One name or value of undici's raw header list: a dispatcher composed with interceptors gives a repeated header's values as a list. */
 type RawHeader = Buffer | string | ReadonlyArray<Buffer | string>
 
-const latin1 = (part: RawHeader): string => (typeof part === 'string' ? part : Array.isArray(part) ? part.map(latin1).join(', ') : (part as Buffer).toString('latin1'))
+// A string's toString ignores the encoding: it is returned as it is.
+const latin1 = (part: RawHeader): string => (Array.isArray(part) ? part.map(latin1).join(', ') : (part as Buffer).toString('latin1'))
 
 /** undici's raw header list as an object of lower-case names; a repeated header's values joined with `, `. */
 function parseHeaders(raw: ReadonlyArray<RawHeader>): Record<string, string> {

@@ -250,6 +250,16 @@ describe('the Node transport handler, step by step', () => {
     await expect(res.body[Symbol.asyncIterator]().next()).rejects.toThrow('stop now')
   })
 
+  it('drops bytes that still arrive after the body failed', async () => {
+    const signal = new AbortSwitch()
+    const { reply, handler, answer } = exchange(undefined, signal)
+    answer()
+    const res = await reply
+    signal.abort(new Error('stopped'))
+    handler.onData(Buffer.from('late'))
+    await expect(res.body[Symbol.asyncIterator]().next()).rejects.toThrow('stopped')
+  })
+
   it('sends nothing for a signal aborted before the call', async () => {
     const { dispatcher, dispatched } = standIn()
     const signal = new AbortSwitch()
