@@ -41,6 +41,13 @@ function exchange(url = 'http://gateway.test/v1/tasks/7?x=1', signal: AbortSigna
   return { reply, options, handler, aborts, signal, answer, resumes: () => resumed }
 }
 
+/** {@link exchange}, answered 200 with no headers, and its reply. */
+async function answered(url?: string, signal?: AbortSignalLike) {
+  const ex = exchange(url, signal)
+  ex.answer()
+  return { ...ex, res: await ex.reply }
+}
+
 const kb = (n: number, fill = 0x61) => Buffer.alloc(n * 1024, fill)
 
 describe('the Node transport handler, step by step', () => {
@@ -63,9 +70,7 @@ describe('the Node transport handler, step by step', () => {
   })
 
   it('holds an unread body until 64 KB wait, then pauses the socket; taking chunks resumes it', async () => {
-    const { reply, handler, answer, resumes } = exchange()
-    answer()
-    const res = await reply
+    const { res, handler, resumes } = await answered()
     expect(handler.onData(kb(32))).toBe(true)
     expect(handler.onData(kb(31))).toBe(true)
     expect(handler.onData(kb(1))).toBe(false)
@@ -81,9 +86,7 @@ describe('the Node transport handler, step by step', () => {
   })
 
   it('wakes a reader waiting for the next chunk, and resumes a socket paused before it asked', async () => {
-    const { reply, handler, answer, resumes } = exchange()
-    answer()
-    const res = await reply
+    const { res, handler, resumes } = await answered()
     expect(handler.onData(kb(64))).toBe(false)
     const chunks = res.body[Symbol.asyncIterator]()
     expect((await chunks.next()).value).toHaveLength(64 * 1024)
@@ -94,9 +97,7 @@ describe('the Node transport handler, step by step', () => {
   })
 
   it('gives a failure to a waiting reader after the chunks that came before it', async () => {
-    const { reply, handler, answer } = exchange()
-    answer()
-    const res = await reply
+    const { res, handler } = await answered()
     handler.onData(Buffer.from('before'))
     handler.onError(new Error('socket hang up'))
     const chunks = res.body[Symbol.asyncIterator]()
@@ -105,9 +106,7 @@ describe('the Node transport handler, step by step', () => {
   })
 
   it('reads a text body whatever its size, never pausing, resuming a socket paused before', async () => {
-    const { reply, handler, answer, resumes } = exchange()
-    answer()
-    const res = await reply
+    const { res, handler, resumes } = await answered()
     expect(handler.onData(kb(64, 0x62))).toBe(false)
     const text = res.text()
     expect(resumes()).toBe(1)
@@ -117,9 +116,7 @@ describe('the Node transport handler, step by step', () => {
   })
 
   it('cuts text at the limit, even when the bytes already held pass it: aborts the request and says it is not whole', async () => {
-    const { reply, handler, answer, aborts } = exchange()
-    answer()
-    const res = await reply
+    const { res, handler, aborts } = await answered()
     handler.onData(Buffer.from('0123456789'))
     expect(await res.textUpTo!(4)).toEqual({ text: '0123', whole: false })
     expect(aborts).toHaveLength(1)
@@ -145,26 +142,20 @@ describe('the Node transport handler, step by step', () => {
   })
 
   it('rejects text asked for after the body failed, and a read asked for after it ended resolves with what was held', async () => {
-    const failed = exchange()
-    failed.answer()
-    const res = await failed.reply
+    const failed = await answered()
     failed.handler.onError(new Error('reset'))
-    await expect(res.text()).rejects.toThrow('reset')
+    await expect(failed.res.text()).rejects.toThrow('reset')
 
-    const ended = exchange()
-    ended.answer()
-    const done = await ended.reply
+    const ended = await answered()
     ended.handler.onData(Buffer.from('all of it'))
     ended.handler.onComplete([])
     const seen: string[] = []
-    await done.read!((c) => seen.push(Buffer.from(c).toString()))
+    await ended.res.read!((c) => seen.push(Buffer.from(c).toString()))
     expect(seen).toEqual(['all of it'])
   })
 
   it('pushes held chunks first, then each one as it comes, never pausing; a reader that throws stops the request with its error', async () => {
-    const { reply, handler, answer, aborts } = exchange()
-    answer()
-    const res: TransportResponse = await reply
+    const { res, handler, aborts } = await answered()
     handler.onData(kb(64))
     const seen: number[] = []
     const reading = res.read!((c) => {
@@ -208,21 +199,17 @@ describe('the Node transport handler, step by step', () => {
 
   it('fails a body being read when the signal aborts, and forgets the signal once the reader has had the whole body', async () => {
     const signal = new AbortSwitch()
-    const { reply, handler, answer, aborts } = exchange(undefined, signal)
-    answer()
-    const res = await reply
+    const { res, handler, aborts } = await answered(undefined, signal)
     const reading = res.read!(() => {})
     signal.abort(new Error('stop'))
     await expect(reading).rejects.toThrow('stop')
     expect(aborts).toHaveLength(1)
 
     const later = new AbortSwitch()
-    const done = exchange(undefined, later)
-    done.answer()
-    const whole = await done.reply
+    const done = await answered(undefined, later)
     done.handler.onData(Buffer.from('all'))
     done.handler.onComplete([])
-    expect(await whole.text()).toBe('all')
+    expect(await done.res.text()).toBe('all')
     later.abort(new Error('too late'))
     expect(done.aborts).toEqual([])
   })
@@ -230,9 +217,7 @@ describe('the Node transport handler, step by step', () => {
   it('fails a body that has arrived but is not read yet when the signal aborts', async () => {
     for (const readIt of [(r: TransportResponse) => r.text(), (r: TransportResponse) => r.read!(() => {}), (r: TransportResponse) => r.body[Symbol.asyncIterator]().next()]) {
       const signal = new AbortSwitch()
-      const { reply, handler, answer } = exchange(undefined, signal)
-      answer()
-      const res = await reply
+      const { res, handler } = await answered(undefined, signal)
       handler.onData(Buffer.from('held'))
       handler.onComplete([])
       signal.abort(new Error('not wanted any more'))
@@ -242,9 +227,7 @@ describe('the Node transport handler, step by step', () => {
 
   it('an abort drops the chunks held for a pulled body: the next read fails at once', async () => {
     const signal = new AbortSwitch()
-    const { reply, handler, answer } = exchange(undefined, signal)
-    answer()
-    const res = await reply
+    const { res, handler } = await answered(undefined, signal)
     handler.onData(Buffer.from('held'))
     signal.abort(new Error('stop now'))
     await expect(res.body[Symbol.asyncIterator]().next()).rejects.toThrow('stop now')
@@ -252,9 +235,7 @@ describe('the Node transport handler, step by step', () => {
 
   it('drops bytes that still arrive after the body failed', async () => {
     const signal = new AbortSwitch()
-    const { reply, handler, answer } = exchange(undefined, signal)
-    answer()
-    const res = await reply
+    const { res, handler } = await answered(undefined, signal)
     signal.abort(new Error('stopped'))
     handler.onData(Buffer.from('late'))
     await expect(res.body[Symbol.asyncIterator]().next()).rejects.toThrow('stopped')
@@ -297,9 +278,7 @@ describe('the Node transport handler, step by step', () => {
   })
 
   it('resumes a paused socket only once fewer than 64 KB wait unread', async () => {
-    const { reply, handler, answer, resumes } = exchange()
-    answer()
-    const res = await reply
+    const { res, handler, resumes } = await answered()
     handler.onData(kb(32))
     expect(handler.onData(kb(32))).toBe(false)
     expect(handler.onData(kb(32))).toBe(false)
@@ -336,26 +315,20 @@ describe('the Node transport handler, step by step', () => {
   })
 
   it('keeps the first failure, and none after the body ended', async () => {
-    const failed = exchange()
-    failed.answer()
-    const res = await failed.reply
+    const failed = await answered()
     failed.handler.onError(new Error('first'))
     failed.handler.onError(new Error('second'))
-    await expect(res.text()).rejects.toThrow('first')
+    await expect(failed.res.text()).rejects.toThrow('first')
 
-    const ended = exchange()
-    ended.answer()
-    const done = await ended.reply
+    const ended = await answered()
     ended.handler.onData(Buffer.from('whole'))
     ended.handler.onComplete([])
     ended.handler.onError(new Error('after the end'))
-    expect(await done.text()).toBe('whole')
+    expect(await ended.res.text()).toBe('whole')
   })
 
   it('rejects a push read asked for after the body failed, after handing it what was held', async () => {
-    const { reply, handler, answer } = exchange()
-    answer()
-    const res = await reply
+    const { res, handler } = await answered()
     handler.onData(Buffer.from('held'))
     handler.onError(new Error('cut'))
     const seen: string[] = []
@@ -364,9 +337,7 @@ describe('the Node transport handler, step by step', () => {
   })
 
   it('a reader that throws on a chunk held for it stops the request with its error', async () => {
-    const { reply, handler, answer, aborts } = exchange()
-    answer()
-    const res = await reply
+    const { res, handler, aborts } = await answered()
     handler.onData(Buffer.from('held'))
     await expect(
       res.read!(() => {
@@ -384,9 +355,7 @@ describe('the Node transport handler, step by step', () => {
 
     for (const finish of ['complete', 'error', 'leave'] as const) {
       const controller = new AbortController()
-      const { reply, handler, answer, aborts } = exchange(undefined, controller.signal)
-      answer()
-      const res = await reply
+      const { res, handler, aborts } = await answered(undefined, controller.signal)
       if (finish === 'complete') {
         handler.onComplete([])
         await res.text()
