@@ -1,7 +1,7 @@
 import { probeAudio } from './audioProbe.js'
 import { audioProblem } from './audioRules.js'
 import { fileSource, httpSource, type AudioSource } from './audioSource.js'
-import type { SimEnv } from './env.js'
+import type { SimSettings } from './options.js'
 import { sampleFile } from './samples.js'
 
 /** The check of a task's custom audio, started at creation. */
@@ -19,7 +19,14 @@ export interface AudioCheck {
  * stays off the internet) and are accepted as they are: undefined. A URL
  * that cannot be read within `audioProbeTimeoutMs` breaks the rules too.
  */
-export function startAudioCheck(env: SimEnv, audioUrl: string): AudioCheck | undefined {
+/** What an audio check needs of the simulator (its `SimEnv` has all of it). */
+export interface AudioCheckEnv {
+  readonly settings: SimSettings
+  readonly baseUrl: () => string
+  readonly closing: AbortSignal
+}
+
+export function startAudioCheck(env: AudioCheckEnv, audioUrl: string): AudioCheck | undefined {
   const url = new URL(audioUrl)
   if (url.protocol !== 'http:' || !['127.0.0.1', 'localhost'].includes(url.hostname)) return undefined
   const signal = AbortSignal.any([env.closing, AbortSignal.timeout(env.settings.audioProbeTimeoutMs)])

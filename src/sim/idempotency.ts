@@ -1,7 +1,7 @@
 import { apiError } from './apiError.js'
 import { canonicalJson } from './body.js'
 import type { Call } from './call.js'
-import type { SimEnv } from './env.js'
+import type { SimSettings } from './options.js'
 import type { StoredResponse } from './responseModel.js'
 import type { Task } from './taskModel.js'
 
@@ -25,7 +25,7 @@ export type IdempotencyStore = Map<string, Entry>
  * `idempotency_key_reused`. With `'ignore'`, or without a key, nothing is
  * returned and the request creates anew.
  */
-export function priorCreation(call: Call, env: SimEnv, body: unknown): { key?: string; prior?: Created; remember(created: Created): void } {
+export function priorCreation(call: Call, env: { readonly settings: SimSettings; readonly idempotency: IdempotencyStore }, body: unknown): { key?: string; prior?: Created; remember(created: Created): void } {
   const key = call.log.idempotencyKey
   if (key === undefined || env.settings.idempotency === 'ignore') return { ...(key === undefined ? {} : { key }), remember: () => {} }
   const text = canonicalJson(body)

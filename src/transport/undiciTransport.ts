@@ -36,7 +36,7 @@ export function undiciTransport({ maxConnections = JSON_CONNECTIONS, dispatcher 
   return (request) =>
     new Promise<TransportResponse>((resolve, reject) => {
       // Aborted already: nothing is sent (a request aborted in undici's queue costs the connection it is given).
-      if (request.signal.aborted) return reject(abortReason(request.signal))
+      if (request.signal.aborted) return reject(abortError(request.signal.reason))
       // Made on first use: an app that never streams holds no second pool.
       const agent = request.stream ? (streams ??= new Agent({ keepAliveTimeout: 10_000 })) : json
       const { origin, pathname, search } = new URL(request.url)
@@ -95,19 +95,17 @@ class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
 
   /** Aborted before the reply: rejects at once, even while the request still waits for a connection; after: fails the body. */
   private readonly onAbort = (): void => {
-    const reason = abortReason(this.signal)
     // Nothing more is wanted: what is held is dropped, not handed on before the failure.
     this.chunks.length = 0
     this.bytes = 0
-    // After undici's end this does nothing (undici ignores it): only the held body fails.
-    this.abortRequest?.(reason)
-    this.fail(reason)
+    // After undici's end the abort does nothing (undici ignores it): only the held body fails.
+    this.stop(this.signal.reason)
   }
 
   // The dispatch handler, called by undici.
 
   onConnect(abort: (reason?: Error) => void): void {
-    if (this.signal.aborted) abort(abortReason(this.signal))
+    if (this.signal.aborted) abort(abortError(this.signal.reason))
     else this.abortRequest = abort
   }
 
@@ -185,23 +183,26 @@ class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
   }
 
   text(): Promise<string> {
-    return this.textUpTo(Number.POSITIVE_INFINITY).then((r) => r.text)
+    return new Promise((settle, fail) => this.gather(Number.POSITIVE_INFINITY, ({ text }) => settle(text), fail))
   }
 
   textUpTo(limit: number): Promise<{ text: string; whole: boolean }> {
-    return new Promise((settle, fail) => {
-      if (this.bytes > limit) {
-        settle({ text: this.take(limit), whole: false })
-        return this.stop(undefined)
-      }
-      if (this.error !== undefined) return fail(this.error)
-      if (this.ended) {
-        this.release()
-        return settle({ text: this.take(this.bytes), whole: true })
-      }
-      this.reader = { kind: 'text', limit, settle, fail }
-      this.flow()
-    })
+    return new Promise((settle, fail) => this.gather(limit, settle, fail))
+  }
+
+  /** Reads the body as text, at most `limit` bytes (past them the rest is given up). */
+  private gather(limit: number, settle: (result: { text: string; whole: boolean }) => void, fail: (error: unknown) => void): void {
+    if (this.bytes > limit) {
+      settle({ text: this.take(limit), whole: false })
+      return this.stop(undefined)
+    }
+    if (this.error !== undefined) return fail(this.error)
+    if (this.ended) {
+      this.release()
+      return settle({ text: this.take(this.bytes), whole: true })
+    }
+    this.reader = { kind: 'text', limit, settle, fail }
+    this.flow()
   }
 
   /**
@@ -282,17 +283,17 @@ class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
     this.resumeSocket()
   }
 
-  /** Gives up the rest of the body: the request is aborted and the connection closed. */
-  private stop(error: unknown): void {
-    const reason = error instanceof Error ? error : new errors.RequestAbortedError()
+  /** Gives up the rest of the body, for `why`: the request is aborted and the connection closed. */
+  private stop(why: unknown): void {
+    const reason = abortError(why)
     this.abortRequest?.(reason)
     this.fail(reason)
   }
 }
 
-/** What an aborted request rejects with: the signal's reason when it has one. */
-function abortReason(signal: AbortSignalLike): Error {
-  return signal.reason instanceof Error ? signal.reason : new errors.RequestAbortedError()
+/** What an abort fails with: its reason when that is an error (a timeout, a reader's throw), else undici's `RequestAbortedError`. */
+function abortError(why: unknown): Error {
+  return why instanceof Error ? why : new errors.RequestAbortedError()
 }
 
 /** One name or value of undici's raw header list: a dispatcher composed with interceptors gives a repeated header's values as a list. */

@@ -193,8 +193,10 @@ describe('undiciTransport: the reply read straight from the dispatcher', () => {
     await expect(within(waiting, 2_000, 'the rejection')).rejects.toThrow('left while queued')
     release()
     expect((await first).status).toBe(200)
-    await new Promise((r) => setTimeout(r, 20))
-    expect(server.requests.map((r) => r.path)).toEqual(['/held'])
+    // Queued after the aborted one on the one connection: had that been sent, it would have arrived first.
+    const after = await transport({ method: 'GET', url: `${server.url}/after`, headers: {}, signal: new AbortSwitch() })
+    expect(after.status).toBe(200)
+    expect(server.requests.map((r) => r.path)).toEqual(['/held', '/after'])
   })
 
   it('gives each header by its lower-case name, repeated ones joined, and nothing for names an object inherits', async () => {
