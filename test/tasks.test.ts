@@ -236,20 +236,37 @@ describe('textToVideo$: a creation whose outcome is unknown', () => {
 
     // The last attempt alone would say "nothing was created"; an earlier one may have made the task.
     it.each([
-      ['a refused connection', networkError('ECONNREFUSED')],
-      ['a rate-limiting 429 to wait out longer than allowed', http(429, { detail: 'slow down' }, { 'retry-after': '3600' })],
-      ['a 400', http(400, { detail: 'bad' })],
-    ])('still ends in TaskCreationUnknownError when a retry after a reset ends in %s', async (_, last) => {
-      const { gw, o } = run(t2v(), gateway([networkError('ECONNRESET'), last as FakeReply]), { idempotentCreate: true, retry: { count: 1, baseDelayMs: 0 } })
+      ['refused connections, once 5 failures in a row are spent', Array.from({ length: 5 }, () => networkError('ECONNREFUSED'))],
+      ['a rate-limiting 429 to wait out longer than allowed', [http(429, { detail: 'slow down' }, { 'retry-after': '3600' })]],
+      ['a 400', [http(400, { detail: 'bad' })]],
+    ])('still ends in TaskCreationUnknownError when retries after a reset end in %s', async (_, rest) => {
+      const { gw, o } = run(t2v(), gateway([networkError('ECONNRESET'), ...(rest as FakeReply[])]), { idempotentCreate: true, retry: { count: 1, baseDelayMs: 0 } })
       const { error } = await o.done
       const keys = gw.requests.map((r) => r.headers['idempotency-key'])
-      expect(keys).toEqual([keys[0], keys[0]])
+      expect(keys).toEqual(Array(1 + rest.length).fill(keys[0]))
       expect(error).toBeInstanceOf(TaskCreationUnknownError)
       expect((error as TaskCreationUnknownError).idempotencyKey).toBe(keys[0])
     })
 
+    // A 503 or a refused connection certainly made nothing, but an earlier attempt
+    // may have: giving up at `retry.count` would leave an unknown outcome while a
+    // resend with the key is still safe.
+    it.each([
+      ['503s', () => http(503)],
+      ['refused connections', () => networkError('ECONNREFUSED')],
+    ])('rides out %s after a reset past `retry.count`, and the task is followed', async (_, failure) => {
+      const replies = [networkError('ECONNRESET'), failure(), failure(), failure()]
+      const { gw, o } = run(t2v(), gateway(replies as FakeReply[]), { idempotentCreate: true, retry: { count: 1, baseDelayMs: 0 } })
+      const { values, error } = await o.done
+      expect(error).toBeUndefined()
+      expect(types(values)).toEqual(['created', 'pending', 'processing', 'completed'])
+      const keys = gw.requests.filter((r) => r.method === 'POST').map((r) => r.headers['idempotency-key'])
+      expect(keys).toEqual(Array(5).fill(keys[0]))
+    })
+
     it('keeps the task id an earlier reply held when a later attempt fails otherwise', async () => {
-      const { o } = run(t2v(), gateway([json({ task_info: { id: TASK_ID } }, 202), http(500), networkError('ECONNREFUSED')]), { idempotentCreate: true, retry: { count: 2, baseDelayMs: 0 } })
+      const refused = Array.from({ length: 4 }, () => networkError('ECONNREFUSED'))
+      const { o } = run(t2v(), gateway([json({ task_info: { id: TASK_ID } }, 202), http(500), ...refused]), { idempotentCreate: true, retry: { count: 2, baseDelayMs: 0 } })
       const { error } = await o.done
       expect(error).toMatchObject({ name: 'TaskCreationUnknownError', taskId: TASK_ID })
     })

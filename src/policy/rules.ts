@@ -45,10 +45,11 @@ export function createRule(policy: RetryPolicy): RetryRule {
   const { retry, idempotentCreate } = policy
   return (error, failures) => {
     if (!retry) return undefined
-    if (neverArrived(error)) return failures <= allowed(policy, error) ? retryWait(error, failures, retry) : undefined
     // With the key honoured a resend is as safe as a read, and giving up leaves
-    // the caller an unknown outcome: it rides out as many failures as a task follow.
-    if (idempotentCreate && isTransient(error) && failures <= Math.max(allowed(policy, error), DEFAULTS.pollFailures)) return retryWait(error, failures, retry)
+    // the caller an unknown outcome: every failure that may pass, a 503 as much
+    // as a reset, rides out as many failures in a row as a task follow.
+    if (idempotentCreate && isTransient(error)) return failures <= Math.max(allowed(policy, error), DEFAULTS.pollFailures) ? retryWait(error, failures, retry) : undefined
+    if (neverArrived(error)) return failures <= allowed(policy, error) ? retryWait(error, failures, retry) : undefined
     return undefined
   }
 }

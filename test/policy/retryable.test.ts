@@ -91,11 +91,19 @@ describe('createRule', () => {
     expect(createRule({ retry, idempotentCreate: true })(error, 1) !== undefined).toBe(transient)
   })
 
-  it('keeps to the budget, idempotent or not', () => {
-    for (const idempotentCreate of [false, true]) {
-      const rule = createRule({ retry, idempotentCreate })
-      expect([1, 2, 3].map((n) => rule(http(503), n) !== undefined)).toEqual([true, true, false])
-    }
+  it('keeps to `count` without idempotentCreate', () => {
+    const rule = createRule({ retry, idempotentCreate: false })
+    expect([1, 2, 3].map((n) => rule(http(503), n) !== undefined)).toEqual([true, true, false])
+  })
+
+  it('with idempotentCreate, rides out 5 failures in a row of any kind that may pass, a 503 after a reset as much as a reset', () => {
+    const rule = createRule({ retry, idempotentCreate: true })
+    const reset = new ConnectionError('POST', '/p', 'reset', true)
+    // a reset (the task may exist), then 503s: the call must not give up at `count`
+    // and end in an unknown outcome while a resend with the key is still safe
+    expect([rule(reset, 1), ...[2, 3, 4, 5, 6].map((n) => rule(http(503), n))].map((wait) => wait !== undefined)).toEqual([true, true, true, true, true, false])
+    expect([5, 6].map((n) => rule(reset, n) !== undefined)).toEqual([true, false])
+    expect(createRule({ retry: { ...retry, count: 8 }, idempotentCreate: true })(http(503), 8)).not.toBeUndefined()
   })
 
   it('retries nothing with retry: false', () => {
