@@ -56,9 +56,9 @@ export function observedGate(hooks: ClientHooks, secret: string | undefined, inn
         let status: number | undefined
         callHook(hooks.onRequest, request)
         return {
-          answered(code, retryAfterMs) {
+          answered(code) {
             status = code
-            pass?.answered(code, retryAfterMs)
+            pass?.answered(code)
           },
           done(error) {
             pass?.done(error)

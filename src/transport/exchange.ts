@@ -43,9 +43,13 @@ export async function open(conn: Connection, spec: RequestSpec, accept: string, 
     pass.done(signal.aborted ? (signal.reason ?? ABORTED) : error)
     throw error
   }
+  pass.answered(res.status)
+  if (res.status >= 200 && res.status <= 299) {
+    const opened = res as Opened
+    opened.end = pass === FREE ? FREE.done : once(pass)
+    return opened
+  }
   const wait = retryAfterMs(res)
-  pass.answered(res.status, wait)
-  if (res.status >= 200 && res.status <= 299) return Object.assign(res, { end: pass === FREE ? FREE.done : once(pass) })
   const body = await readText(res, spec, MAX_ERROR_BODY_BYTES, 'cut').catch(() => '')
   const error = new HttpError({
     method: spec.method,

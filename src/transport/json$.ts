@@ -68,12 +68,12 @@ export function json$<T = unknown>(conn: Connection, spec: RequestSpec, decode: 
 }
 
 function parseJson(text: string, spec: RequestSpec, type: string | undefined): unknown {
-  const what = `reply to ${spec.method} ${pathOnly(spec.path)}`
+  const what = (): string => `reply to ${spec.method} ${pathOnly(spec.path)}`
   // A proxy's error page can come with a 200: it is not the gateway's answer.
-  if (type && /html/i.test(type)) throw new ValidationError(what, [{ path: '', message: `is ${type.split(';')[0]}, not JSON` }], text)
+  if (type && /html/i.test(type)) throw new ValidationError(what(), [{ path: '', message: `is ${type.split(';')[0]}, not JSON` }], text)
   try {
     return JSON.parse(text)
   } catch {
-    throw new ValidationError(what, [{ path: '', message: 'is not JSON' }], text)
+    throw new ValidationError(what(), [{ path: '', message: 'is not JSON' }], text)
   }
 }

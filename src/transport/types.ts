@@ -77,8 +77,8 @@ export interface Gate {
 
 /** One admitted exchange. */
 export interface Pass {
-  /** The reply's status arrived (with the server's `Retry-After`, when it sent one). */
-  answered(status: number, retryAfterMs: number | undefined): void
+  /** The reply's status arrived. */
+  answered(status: number): void
   /** The exchange is over (body read, failed, or aborted: then `error`). Called once. */
   done(error?: unknown): void
 }
