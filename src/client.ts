@@ -48,8 +48,9 @@ export interface ClientOptions {
   /**
    * The gateway honours `Idempotency-Key`: a creation whose outcome is unknown
    * (the connection broke after sending, a 5xx, an unreadable reply) is sent
-   * again with the same key instead of ending in `TaskCreationUnknownError`.
-   * Default false.
+   * again with the same key instead of ending in `TaskCreationUnknownError`,
+   * up to 5 failures in a row of any kind that may pass (or `retry.count`, if
+   * higher). Default false.
    */
   readonly idempotentCreate?: boolean
   /** Extra headers for every call (they cannot replace `Authorization`). */

@@ -111,6 +111,16 @@ describe('responses$: creating a response', () => {
     expect(gw.requests.map((r) => r.headers['idempotency-key'])).toEqual([gw.request(1).headers['idempotency-key'], gw.request(1).headers['idempotency-key']])
   })
 
+  it('with idempotentCreate, rides out 503s after a reset past retry.count, and keeps to it when nothing may have arrived', async () => {
+    const after = run(create(), inTurn(networkError('ECONNRESET'), http(503), http(503), json(response())), { retry: { count: 1, baseDelayMs: 0 }, idempotentCreate: true })
+    expect((await after.o.done).values).toHaveLength(1)
+    expect(new Set(after.gw.requests.map((r) => r.headers['idempotency-key'])).size).toBe(1)
+    expect(after.gw.requests).toHaveLength(4)
+    const only = run(create(), inTurn(http(503), http(503), json(response())), { retry: { count: 1, baseDelayMs: 0 }, idempotentCreate: true })
+    expect((await only.o.done).error).toMatchObject({ name: 'HttpError', status: 503 })
+    expect(only.gw.requests).toHaveLength(2)
+  })
+
   it('never sends again after a 429 insufficient_quota: the HttpError says it is permanent', async () => {
     const { gw, o } = run(create(), inTurn(http(429, quota), json(response())), { retry: { baseDelayMs: 0 } })
     expect((await o.done).error).toMatchObject({ name: 'HttpError', status: 429, permanent: true, code: 'insufficient_quota' })

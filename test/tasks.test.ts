@@ -264,6 +264,13 @@ describe('textToVideo$: a creation whose outcome is unknown', () => {
       expect(keys).toEqual(Array(5).fill(keys[0]))
     })
 
+    it('keeps to `retry.count` when no attempt may have arrived, and ends in the plain error: nothing was created', async () => {
+      const { gw, o } = run(t2v(), gateway([http(503), http(503), http(503)] as FakeReply[]), { idempotentCreate: true, retry: { count: 1, baseDelayMs: 0 } })
+      const { error } = await o.done
+      expect(error).toMatchObject({ name: 'HttpError', status: 503 })
+      expect(gw.requests).toHaveLength(2)
+    })
+
     it('keeps the task id an earlier reply held when a later attempt fails otherwise', async () => {
       const refused = Array.from({ length: 4 }, () => networkError('ECONNREFUSED'))
       const { o } = run(t2v(), gateway([json({ task_info: { id: TASK_ID } }, 202), http(500), ...refused]), { idempotentCreate: true, retry: { count: 2, baseDelayMs: 0 } })

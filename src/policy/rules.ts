@@ -2,7 +2,7 @@ import { isHttpError } from '../errors/HttpError.js'
 import { DEFAULTS, type RetryOptions } from './defaults.js'
 import { retryWait } from './delays.js'
 import type { RetryRule } from './request$.js'
-import { isTransient, neverArrived } from './retryable.js'
+import { isTransient, mayHaveArrived, neverArrived } from './retryable.js'
 
 /** Settings the retry rules read. */
 export interface RetryPolicy {
@@ -36,20 +36,24 @@ export function readRule(policy: RetryPolicy): RetryRule {
 
 /**
  * Creations (paid work): only a request that certainly never arrived is sent
- * again (connection refused, 503, a rate-limiting 429), so nothing is
- * created twice. When the gateway honours `Idempotency-Key`
+ * again (connection refused, 503, a rate-limiting 429), within `retry.count`,
+ * so nothing is created twice. When the gateway honours `Idempotency-Key`
  * (`idempotentCreate`), a creation whose outcome is unknown is sent again too,
- * with the same key.
+ * with the same key, and from then on every failure that may pass (a 503 or
+ * a refused connection as much as a reset) rides out as many failures in a
+ * row as a task follow: giving up would leave an unknown outcome while a
+ * resend is still safe.
+ *
+ * The rule remembers whether an attempt of its call may have arrived: make one per call.
  */
 export function createRule(policy: RetryPolicy): RetryRule {
   const { retry, idempotentCreate } = policy
+  let mayExist = false
   return (error, failures) => {
     if (!retry) return undefined
-    // With the key honoured a resend is as safe as a read, and giving up leaves
-    // the caller an unknown outcome: every failure that may pass, a 503 as much
-    // as a reset, rides out as many failures in a row as a task follow.
-    if (idempotentCreate && isTransient(error)) return failures <= Math.max(allowed(policy, error), DEFAULTS.pollFailures) ? retryWait(error, failures, retry) : undefined
-    if (neverArrived(error)) return failures <= allowed(policy, error) ? retryWait(error, failures, retry) : undefined
-    return undefined
+    if (idempotentCreate && mayHaveArrived(error)) mayExist = true
+    if (!neverArrived(error) && !(mayExist && isTransient(error))) return undefined
+    const limit = mayExist ? Math.max(allowed(policy, error), DEFAULTS.pollFailures) : allowed(policy, error)
+    return failures <= limit ? retryWait(error, failures, retry) : undefined
   }
 }

@@ -96,14 +96,39 @@ describe('createRule', () => {
     expect([1, 2, 3].map((n) => rule(http(503), n) !== undefined)).toEqual([true, true, false])
   })
 
-  it('with idempotentCreate, rides out 5 failures in a row of any kind that may pass, a 503 after a reset as much as a reset', () => {
+  it('with idempotentCreate, keeps to `count` while no attempt may have arrived (nothing can exist yet)', () => {
     const rule = createRule({ retry, idempotentCreate: true })
+    expect([1, 2, 3].map((n) => rule(http(503), n) !== undefined)).toEqual([true, true, false])
+    const refused = createRule({ retry, idempotentCreate: true })
+    expect([1, 2, 3].map((n) => refused(new ConnectionError('POST', '/p', 'refused', false), n) !== undefined)).toEqual([true, true, false])
+  })
+
+  it('with idempotentCreate, once an attempt may have arrived, a 503 or a refused connection rides out 5 failures in a row, not `count`', () => {
     const reset = new ConnectionError('POST', '/p', 'reset', true)
-    // a reset (the task may exist), then 503s: the call must not give up at `count`
-    // and end in an unknown outcome while a resend with the key is still safe
-    expect([rule(reset, 1), ...[2, 3, 4, 5, 6].map((n) => rule(http(503), n))].map((wait) => wait !== undefined)).toEqual([true, true, true, true, true, false])
-    expect([5, 6].map((n) => rule(reset, n) !== undefined)).toEqual([true, false])
-    expect(createRule({ retry: { ...retry, count: 8 }, idempotentCreate: true })(http(503), 8)).not.toBeUndefined()
+    const refused = new ConnectionError('POST', '/p', 'refused', false)
+    for (const after of [reset, http(500)]) {
+      const rule = createRule({ retry, idempotentCreate: true })
+      expect([rule(after, 1), ...[2, 3, 4, 5, 6].map((n) => rule(n % 2 ? refused : http(503), n))].map((wait) => wait !== undefined)).toEqual([
+        true,
+        true,
+        true,
+        true,
+        true,
+        false,
+      ])
+    }
+    // each call has a rule of its own: another call's reset does not lift this one's bound
+    const other = createRule({ retry, idempotentCreate: true })
+    expect(other(http(503), 3)).toBeUndefined()
+    // a `count` above 5 holds
+    const high = createRule({ retry: { ...retry, count: 8 }, idempotentCreate: true })
+    expect([high(reset, 1), high(http(503), 8), high(http(503), 9)].map((wait) => wait !== undefined)).toEqual([true, true, false])
+  })
+
+  it('without idempotentCreate, a failure that may have arrived lifts nothing', () => {
+    const rule = createRule({ retry, idempotentCreate: false })
+    expect(rule(new ConnectionError('POST', '/p', 'reset', true), 1)).toBeUndefined()
+    expect([2, 3].map((n) => rule(http(503), n) !== undefined)).toEqual([true, false])
   })
 
   it('retries nothing with retry: false', () => {
@@ -129,8 +154,13 @@ describe('rate limits paced by the client budget (pacedRateLimits)', () => {
     for (const make of [readRule, createRule]) {
       const rule = make({ retry, idempotentCreate: false, pacedRateLimits: true })
       expect(survived(rule, rateLimit)).toBe(10)
-      expect(survived(rule, () => http(503))).toBe(2)
+      expect(survived(make({ retry, idempotentCreate: false, pacedRateLimits: true }), () => http(503))).toBe(2)
     }
+    // with idempotentCreate too, before and after an attempt that may have arrived
+    expect(survived(createRule({ retry, idempotentCreate: true, pacedRateLimits: true }), rateLimit)).toBe(10)
+    const afterReset = createRule({ retry, idempotentCreate: true, pacedRateLimits: true })
+    afterReset(new ConnectionError('POST', '/p', 'reset', true), 1)
+    expect(survived(afterReset, rateLimit)).toBe(10)
     expect(survived(readRule({ retry, idempotentCreate: false, pacedRateLimits: true }), () => http(502))).toBe(2)
   })
 
