@@ -115,20 +115,15 @@ function create$(client: Client, endpoint: TaskEndpoint, body: string, options: 
   const path = endpoint.createPath!
   const decode = (json: unknown) => parsePayload(TaskCreatedSchema, json, `reply to ${path}`).task_info
   const spec = { method: 'POST', path, body, headers: { 'idempotency-key': key } } as const
+  // One per subscription (this runs inside guard$'s build, as the key does): it judges the call's every attempt.
   const rule = createRule(client)
-  // Judged over every attempt, not the last alone: once one attempt may have
-  // made the (paid) task, a later attempt that certainly made nothing (a
-  // refused connection, a 429) does not make the outcome any less unknown.
-  // (This runs once per subscription, inside guard$'s build, as the key does.)
-  let mayExist = false
   let seenId: string | undefined
   const judged: RetryRule = (error, failures) => {
-    if (!certainlyNotCreated(error)) mayExist = true
     seenId ??= taskIdIn(error)
     return rule(error, failures)
   }
   const unknown = (error: unknown) =>
-    !mayExist && certainlyNotCreated(error)
+    !rule.mayExist && certainlyNotCreated(error)
       ? error
       : new TaskCreationUnknownError({ endpoint, idempotencyKey: key, taskId: taskIdIn(error) ?? seenId, cause: error })
   return request$(client, spec, decode, judged, unknown).pipe(

@@ -2,7 +2,7 @@ import { isHttpError } from '../errors/HttpError.js'
 import { DEFAULTS, type RetryOptions } from './defaults.js'
 import { retryWait } from './delays.js'
 import type { RetryRule } from './request$.js'
-import { isTransient, mayHaveArrived, neverArrived } from './retryable.js'
+import { certainlyNotCreated, isTransient, neverArrived } from './retryable.js'
 
 /** Settings the retry rules read. */
 export interface RetryPolicy {
@@ -34,6 +34,17 @@ export function readRule(policy: RetryPolicy): RetryRule {
   return (error, failures) => (retry && failures <= allowed(policy, error) && isTransient(error) ? retryWait(error, failures, retry) : undefined)
 }
 
+/** A creation's retry rule, which also knows whether an attempt of its call may have made what it creates. */
+export interface CreateRule extends RetryRule {
+  /**
+   * Some attempt failed in a way that may have created the thing (it is not
+   * certainly uncreated). Judged over every attempt, not the last alone: once
+   * one may have made the (paid) task, a later attempt that certainly made
+   * nothing (a refused connection, a 429) leaves the outcome as unknown.
+   */
+  readonly mayExist: boolean
+}
+
 /**
  * Creations (paid work): only a request that certainly never arrived is sent
  * again (connection refused, 503, a rate-limiting 429), within `retry.count`,
@@ -44,16 +55,18 @@ export function readRule(policy: RetryPolicy): RetryRule {
  * row as a task follow: giving up would leave an unknown outcome while a
  * resend is still safe.
  *
- * The rule remembers whether an attempt of its call may have arrived: make one per call.
+ * The rule remembers its call's attempts (`mayExist`): make one per call.
  */
-export function createRule(policy: RetryPolicy): RetryRule {
+export function createRule(policy: RetryPolicy): CreateRule {
   const { retry, idempotentCreate } = policy
   let mayExist = false
-  return (error, failures) => {
+  const rule: RetryRule = (error, failures) => {
+    if (!certainlyNotCreated(error)) mayExist = true
     if (!retry) return undefined
-    if (idempotentCreate && mayHaveArrived(error)) mayExist = true
-    if (!neverArrived(error) && !(mayExist && isTransient(error))) return undefined
-    const limit = mayExist ? Math.max(allowed(policy, error), DEFAULTS.pollFailures) : allowed(policy, error)
+    const lifted = idempotentCreate && mayExist
+    if (!neverArrived(error) && !(lifted && isTransient(error))) return undefined
+    const limit = lifted ? Math.max(allowed(policy, error), DEFAULTS.pollFailures) : allowed(policy, error)
     return failures <= limit ? retryWait(error, failures, retry) : undefined
   }
+  return Object.defineProperty(rule, 'mayExist', { get: () => mayExist }) as CreateRule
 }

@@ -12,13 +12,6 @@ export interface AudioCheck {
   readonly problem: () => string | undefined
 }
 
-/**
- * Starts checking the `audio_url` of a text-to-video task when the
- * simulator can reach it: its own samples (read in process) or any `http`
- * URL on 127.0.0.1 or localhost. Other URLs are not fetched (the simulator
- * stays off the internet) and are accepted as they are: undefined. A URL
- * that cannot be read within `audioProbeTimeoutMs` breaks the rules too.
- */
 /** What an audio check needs of the simulator (its `SimEnv` has all of it). */
 export interface AudioCheckEnv {
   readonly settings: SimSettings
@@ -26,6 +19,13 @@ export interface AudioCheckEnv {
   readonly closing: AbortSignal
 }
 
+/**
+ * Starts checking the `audio_url` of a text-to-video task when the
+ * simulator can reach it: its own samples (read in process) or any `http`
+ * URL on 127.0.0.1 or localhost. Other URLs are not fetched (the simulator
+ * stays off the internet) and are accepted as they are: undefined. A URL
+ * that cannot be read within `audioProbeTimeoutMs` breaks the rules too.
+ */
 export function startAudioCheck(env: AudioCheckEnv, audioUrl: string): AudioCheck | undefined {
   const url = new URL(audioUrl)
   if (url.protocol !== 'http:' || !['127.0.0.1', 'localhost'].includes(url.hostname)) return undefined

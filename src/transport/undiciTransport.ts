@@ -14,6 +14,9 @@ export interface UndiciTransportOptions {
 /** Connections for JSON requests, by default: enough to keep thousands of polls moving, few enough to stay cheap. */
 const JSON_CONNECTIONS = 128
 
+/** How long an idle pooled socket is kept for the next request. */
+const KEEP_ALIVE_MS = 10_000
+
 /** Bytes a reply holds unread before the socket is paused, when it is read by pulling (`body`) or not read yet. */
 const HIGH_WATER = 64 * 1024
 
@@ -31,14 +34,14 @@ const HIGH_WATER = 64 * 1024
  * them, with or without a turn of the event loop per chunk.
  */
 export function undiciTransport({ maxConnections = JSON_CONNECTIONS, dispatcher }: UndiciTransportOptions = {}): Transport {
-  const json = dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: maxConnections })
+  const json = dispatcher ?? new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connections: maxConnections })
   let streams: Dispatcher | undefined = dispatcher
   return (request) =>
     new Promise<TransportResponse>((resolve, reject) => {
       // Aborted already: nothing is sent (a request aborted in undici's queue costs the connection it is given).
       if (request.signal.aborted) return reject(abortError(request.signal.reason))
       // Made on first use: an app that never streams holds no second pool.
-      const agent = request.stream ? (streams ??= new Agent({ keepAliveTimeout: 10_000 })) : json
+      const agent = request.stream ? (streams ??= new Agent({ keepAliveTimeout: KEEP_ALIVE_MS })) : json
       const { origin, pathname, search } = new URL(request.url)
       const { method, headers, body } = request
       const reply = new UndiciReply(request.signal, resolve, reject)
@@ -72,13 +75,13 @@ type Reader =
  * reading another reply from there (sse$ only parses and emits).
  */
 class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
+  /** 0 until the reply's status and headers are in. */
   status = 0
   private raw!: ReadonlyArray<RawHeader>
   private headers: Record<string, string> | undefined
   private abortRequest: ((reason: Error) => void) | undefined
   private resumeSocket!: () => void
   private paused = false
-  private answered = false
   private readonly chunks: Buffer[] = []
   private bytes = 0
   private ended = false
@@ -115,7 +118,6 @@ class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
     this.status = status
     this.raw = raw
     this.resumeSocket = resume
-    this.answered = true
     this.resolve(this)
     return true
   }
@@ -165,7 +167,7 @@ class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
     if (this.error !== undefined) return
     this.error = error
     this.release()
-    if (!this.answered) return this.reject(error)
+    if (this.status === 0) return this.reject(error)
     const reader = this.reader
     if (reader?.kind === 'pull') reader.wake?.()
     else reader?.fail(error)
