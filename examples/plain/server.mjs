@@ -18,8 +18,12 @@ if (!process.env.GATEWAY_BASE_URL) {
   console.log(`Gateway simulator at ${sim.url}`)
 }
 
-// Only the server holds the key.
-const gateway = nodeListener(createGatewayHandler({ baseUrl: process.env.GATEWAY_BASE_URL, apiKey: process.env.GATEWAY_API_KEY, basePath: '/api/rxgate' }))
+// Only the server holds the key. Open to every caller on purpose: this demo
+// listens on 127.0.0.1 only, for the person at this machine. A server others
+// can reach passes `authorize` (its session check, a rate limit) instead.
+const gateway = nodeListener(
+  createGatewayHandler({ baseUrl: process.env.GATEWAY_BASE_URL, apiKey: process.env.GATEWAY_API_KEY, basePath: '/api/rxgate', allowUnauthenticated: true }),
+)
 
 // The page's script, bundled for the browser: rxgate's `browser` build (fetch, no undici).
 const { outputFiles } = await build({ entryPoints: [`${here}app.js`], bundle: true, minify: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, logLevel: 'error' })

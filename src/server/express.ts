@@ -18,7 +18,12 @@ export type NextFunction = (error?: unknown) => void
  * import { createGatewayHandler, expressMiddleware } from 'rxgate/server'
  *
  * const app = express()
- * app.use(expressMiddleware(createGatewayHandler({ baseUrl: process.env.GATEWAY_BASE_URL!, apiKey: process.env.GATEWAY_API_KEY! })))
+ * const gateway = createGatewayHandler({
+ *   baseUrl: process.env.GATEWAY_BASE_URL!,
+ *   apiKey: process.env.GATEWAY_API_KEY!,
+ *   authorize: (request) => request.headers.get('cookie')?.includes('session=') ?? false,
+ * })
+ * app.use(expressMiddleware(gateway))
  * app.listen(4000)
  * ```
  */

@@ -27,12 +27,16 @@ export interface GatewayHandler {
  * `?stream=true&starting_after=N`) and cancellation, text-to-video
  * creation, the task result paths, and the `taskEndpoints` given. Each call
  * goes through `authorize`, then its body is checked by the client's own
- * rules (and `models`), within `maxBodyBytes`, before anything is sent.
- * Anything else gets a JSON 4xx in the gateway's error shape. Streams pass
- * through as they arrive, and a browser that leaves aborts the gateway call.
- * The key never appears in a reply: every reply is masked of it.
- * `Idempotency-Key` is passed on. Throws `InvalidRequestError` at once for
- * bad options.
+ * rules (and `models`), within `maxBodyBytes` and `bodyTimeoutMs`, before
+ * anything is sent. Anything else gets a JSON 4xx in the gateway's error
+ * shape. Streams pass through as they arrive, and a browser that leaves
+ * aborts the gateway call. The key never appears in a reply: every reply is
+ * masked of it. `Idempotency-Key` is passed on.
+ *
+ * It is closed by default: without `authorize` (or `allowUnauthenticated:
+ * true`, which lets anyone who reaches the server spend the key) it does
+ * not start. Every option is checked at once: bad ones throw one
+ * `InvalidRequestError` listing them all.
  *
  * @example
  * ```ts
@@ -74,6 +78,7 @@ async function answer(settings: HandlerSettings, routes: ReturnType<typeof route
   const { basePath } = settings
   if (!url.pathname.startsWith(`${basePath}/`)) throw new Refusal(404, 'not_found', `The gateway is served under ${basePath}/.`)
   const route = routes(request.method, url.pathname.slice(basePath.length), url.searchParams)
+  // No authorize only when the options said allowUnauthenticated: true.
   if (settings.authorize) {
     const verdict = await settings.authorize(request)
     if (verdict instanceof Response) return verdict
@@ -81,7 +86,7 @@ async function answer(settings: HandlerSettings, routes: ReturnType<typeof route
   }
   let body: string | undefined
   if (route.body) {
-    const json = await readJsonBody(request, settings.maxBodyBytes)
+    const json = await readJsonBody(request, settings.maxBodyBytes, settings.bodyTimeoutMs)
     body = route.body(json)
     checkModel(settings, route, json)
   } else {

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { Readable } from 'node:stream'
 import type { GatewayHandler } from './handler.js'
 
 /** A `node:http` request as the adapters read it: Express's adds `originalUrl` (the path before mounting) and maybe a parsed `body`. */
@@ -13,14 +12,20 @@ export interface NodeRequestLike extends IncomingMessage {
  * Requests outside the handler's `basePath` get its JSON 404. The reply is
  * written as it arrives (events are not held back), with backpressure; when
  * the browser goes away the handler's request is aborted, which aborts the
- * gateway call.
+ * gateway call. A reply sent before the request's body has all arrived (a
+ * refusal: too large, too slow, unauthorized) closes the connection, rather
+ * than reading on a body no one wants.
  *
  * @example
  * ```ts
  * import { createServer } from 'node:http'
  * import { createGatewayHandler, nodeListener } from 'rxgate/server'
  *
- * const handler = createGatewayHandler({ baseUrl: process.env.GATEWAY_BASE_URL!, apiKey: process.env.GATEWAY_API_KEY! })
+ * const handler = createGatewayHandler({
+ *   baseUrl: process.env.GATEWAY_BASE_URL!,
+ *   apiKey: process.env.GATEWAY_API_KEY!,
+ *   authorize: (request) => request.headers.get('cookie')?.includes('session=') ?? false,
+ * })
  * createServer(nodeListener(handler)).listen(3000)
  * ```
  */
@@ -51,6 +56,7 @@ export async function serveNode(handler: GatewayHandler, req: NodeRequestLike, r
   }
   res.statusCode = response.status
   response.headers.forEach((value, name) => res.setHeader(name, value))
+  if (!req.complete) res.setHeader('connection', 'close')
   if (!response.body) return void res.end()
   // Headers go at once: a stream's first event may be a while coming.
   res.flushHeaders()
@@ -84,11 +90,38 @@ function toRequest(req: NodeRequestLike, signal: AbortSignal): Request {
       init.body = typeof req.body === 'string' ? req.body : req.body instanceof Uint8Array ? new Uint8Array(req.body) : JSON.stringify(req.body)
       headers.delete('content-length')
     } else {
-      init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>
+      init.body = bodyOf(req)
       init.duplex = 'half'
     }
   }
   return new Request(url, init)
+}
+
+/**
+ * The request's body as a web stream, read as the handler pulls it. Unlike
+ * `Readable.toWeb`, cancelling it (a body refused half-way) does not destroy
+ * the socket, so the refusal can still be written; the rest of the body is
+ * read and dropped until the reply closes the connection.
+ */
+function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let wanted = true
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      req.on('data', (chunk: Buffer) => {
+        if (!wanted) return
+        controller.enqueue(new Uint8Array(chunk))
+        if ((controller.desiredSize ?? 0) <= 0) req.pause()
+      })
+      req.once('end', () => wanted && controller.close())
+      // A caller that goes away mid-body: the read fails (with a listener, the error is not thrown).
+      req.on('error', (error) => wanted && controller.error(error))
+    },
+    pull: () => void req.resume(),
+    cancel: () => {
+      wanted = false
+      req.resume()
+    },
+  })
 }
 
 function drained(res: ServerResponse, signal: AbortSignal): Promise<void> {

@@ -1,15 +1,16 @@
 import type { TaskEndpoint } from '../contract/endpoint.js'
-import { InvalidRequestError, type RequestIssue } from '../errors/InvalidRequestError.js'
+import { InvalidRequestError } from '../errors/InvalidRequestError.js'
 import { DEFAULTS } from '../policy/defaults.js'
+import { optionIssues } from './optionIssues.js'
 
 /**
  * What `authorize` answers: `true` lets the call through; `false` refuses it
- * with a JSON 401; a `Response` (a 403, a redirect to a login page, …) is
- * sent to the browser as it is.
+ * with a JSON 401; a `Response` (a 403, a 429 with `Retry-After`, a redirect
+ * to a login page, …) is sent to the browser as it is.
  */
 export type AuthorizeResult = boolean | Response
 
-/** Options of {@link createGatewayHandler}. */
+/** Options of {@link createGatewayHandler}: `baseUrl`, `apiKey`, and `authorize` (or `allowUnauthenticated: true`) are required. */
 export interface GatewayHandlerOptions {
   /** The gateway's address, e.g. `https://gateway.example.com`. Only the server knows it. */
   readonly baseUrl: string
@@ -22,10 +23,35 @@ export interface GatewayHandlerOptions {
    */
   readonly basePath?: string
   /**
-   * The app's own check of each call (its session cookie, a CSRF token, a
-   * rate limit), run before the body is read. Default: every call is let through.
+   * Who may spend the key: the app's check of each call (its session, a
+   * CSRF token, a rate limit), run before the body is read. Required, unless
+   * `allowUnauthenticated: true` says on purpose that anyone who reaches the
+   * server may call; the two cannot be combined.
+   *
+   * @example A session check and a per-session rate limit (a fixed window:
+   * at most 20 calls a minute), answered with a 429 the client waits out:
+   * ```ts
+   * const windows = new Map<string, { start: number; calls: number }>()
+   * const authorize = async (request: Request) => {
+   *   const session = await sessions.find(request.headers.get('cookie')) // the app's own
+   *   if (!session) return false // a JSON 401
+   *   const now = Date.now()
+   *   let window = windows.get(session.id)
+   *   if (!window || now - window.start >= 60_000) windows.set(session.id, (window = { start: now, calls: 0 }))
+   *   if (++window.calls <= 20) return true
+   *   const retryAfter = String(Math.ceil((window.start + 60_000 - now) / 1000))
+   *   const error = { message: 'Too many calls; try again later.', type: 'rate_limit_error', param: null, code: 'rate_limited' }
+   *   return Response.json({ error }, { status: 429, headers: { 'retry-after': retryAfter } })
+   * }
+   * ```
    */
   readonly authorize?: (request: Request) => AuthorizeResult | Promise<AuthorizeResult>
+  /**
+   * Lets every call through with no `authorize`: anyone who can reach the
+   * server spends the key. Only for a server no one else can reach (a demo
+   * on 127.0.0.1, a test). Default false.
+   */
+  readonly allowUnauthenticated?: boolean
   /**
    * Models a caller may use: response-creation `model` values (e.g.
    * `gpt-4.1-mini`) and task endpoint names (e.g. `vendor-b/t2v-spark`).
@@ -41,13 +67,19 @@ export interface GatewayHandlerOptions {
   readonly taskEndpoints?: readonly TaskEndpoint[]
   /** Largest request body, in bytes; a larger one gets a JSON 413 and is not read further. Default 1 MiB. */
   readonly maxBodyBytes?: number
+  /**
+   * Time for a request body to arrive whole, in milliseconds, from when it
+   * starts being read; a slower one gets a JSON 408 and is not read further,
+   * so a caller sending a byte now and then cannot hold the server. Default 10,000.
+   */
+  readonly bodyTimeoutMs?: number
   /** Largest JSON reply read from the gateway, in bytes (masked before it is passed on). Default 32 MiB, the client's own limit. */
   readonly maxReplyBytes?: number
   /** Path of response creation at the gateway, as in the client. Default `/vendors/vendor-a/v1/responses`. */
   readonly responsesPath?: string
   /** Let fields the interface does not list through in text-to-video bodies, as the client's `allowUnknownFields`. Default false. */
   readonly allowUnknownTextToVideoFields?: boolean
-  /** Extra headers sent upstream with every call (they cannot replace `Authorization`). */
+  /** Extra headers sent upstream with every call (they cannot replace `Authorization`). Names and values are checked at start. */
   readonly headers?: Readonly<Record<string, string>>
   /** The `fetch` used to reach the gateway. Default: Node's global `fetch` (undici). */
   readonly fetch?: typeof globalThis.fetch
@@ -63,10 +95,12 @@ export interface HandlerSettings {
   readonly baseUrl: string
   readonly apiKey: string
   readonly basePath: string
+  /** Undefined only when `allowUnauthenticated: true` was passed. */
   readonly authorize: ((request: Request) => AuthorizeResult | Promise<AuthorizeResult>) | undefined
   readonly models: ReadonlySet<string> | undefined
   readonly taskEndpoints: readonly TaskEndpoint[]
   readonly maxBodyBytes: number
+  readonly bodyTimeoutMs: number
   readonly maxReplyBytes: number
   readonly responsesPath: string
   readonly allowUnknownTextToVideoFields: boolean
@@ -78,48 +112,29 @@ export interface HandlerSettings {
 const MiB = 1024 * 1024
 
 /**
- * Checks the options once, when the handler is made: a server that starts
- * must not fail on its first call for a typo in its configuration.
+ * Checks the options once, when the handler is made (see `optionIssues`),
+ * and fills in the defaults: a server that starts must not fail on its
+ * first call for a typo in its configuration.
  */
 export function settingsOf(options: GatewayHandlerOptions): HandlerSettings {
-  const issues: RequestIssue[] = []
-  const { baseUrl, apiKey, basePath = '/api/rxgate' } = options ?? ({} as GatewayHandlerOptions)
-  if (typeof baseUrl !== 'string' || !/^https?:\/\/[^/]/.test(baseUrl)) issues.push({ path: 'baseUrl', message: 'must be an http:// or https:// URL' })
-  if (typeof apiKey !== 'string' || !apiKey.trim()) issues.push({ path: 'apiKey', message: 'is required (the gateway token, held on the server)' })
-  if (typeof basePath !== 'string' || !/^(\/[\w.~-]+)*$/.test(basePath)) issues.push({ path: 'basePath', message: `must be a path such as /api/rxgate (got ${JSON.stringify(basePath)})` })
-  const size = (name: 'maxBodyBytes' | 'maxReplyBytes', fallback: number): number => {
-    const value = options?.[name] ?? fallback
-    if (!(Number.isInteger(value) && value > 0)) issues.push({ path: name, message: `must be a positive integer (got ${value})` })
-    return value
-  }
-  const maxBodyBytes = size('maxBodyBytes', MiB)
-  const maxReplyBytes = size('maxReplyBytes', DEFAULTS.maxBodyBytes)
-  const endpoints = options?.taskEndpoints ?? []
-  endpoints.forEach((endpoint, i) => {
-    if (!endpoint || typeof endpoint.resultPath !== 'string' || !endpoint.resultPath.startsWith('/')) {
-      issues.push({ path: `taskEndpoints.${i}`, message: 'must be a task endpoint (see taskEndpoint)' })
-    }
-  })
-  const responsesPath = options?.responsesPath ?? DEFAULTS.responsesPath
-  if (typeof responsesPath !== 'string' || !/^(\/[\w.~-]+)+$/.test(responsesPath)) issues.push({ path: 'responsesPath', message: `must be a path such as ${DEFAULTS.responsesPath}` })
-  const fetchFn = options?.fetch ?? globalThis.fetch
-  if (typeof fetchFn !== 'function') issues.push({ path: 'fetch', message: 'is required where no global fetch exists' })
+  const issues = optionIssues(options)
   if (issues.length > 0) throw new InvalidRequestError(issues, 'gateway handler options')
   const headers: Record<string, string> = {}
   for (const [name, value] of Object.entries(options.headers ?? {})) if (name.toLowerCase() !== 'authorization') headers[name.toLowerCase()] = value
   return {
-    baseUrl: baseUrl.replace(/\/+$/, ''),
-    apiKey: apiKey.trim(),
-    basePath,
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    apiKey: options.apiKey.trim(),
+    basePath: options.basePath ?? '/api/rxgate',
     authorize: options.authorize,
     models: options.models ? new Set(options.models) : undefined,
-    taskEndpoints: endpoints,
-    maxBodyBytes,
-    maxReplyBytes,
-    responsesPath,
+    taskEndpoints: options.taskEndpoints ?? [],
+    maxBodyBytes: options.maxBodyBytes ?? MiB,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
+    maxReplyBytes: options.maxReplyBytes ?? DEFAULTS.maxBodyBytes,
+    responsesPath: options.responsesPath ?? DEFAULTS.responsesPath,
     allowUnknownTextToVideoFields: options.allowUnknownTextToVideoFields === true,
     headers,
-    fetch: fetchFn,
+    fetch: options.fetch ?? globalThis.fetch,
     onError: options.onError ?? ((error) => console.error('rxgate/server:', error)),
   }
 }

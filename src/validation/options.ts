@@ -1,4 +1,5 @@
 import { InvalidRequestError, type RequestIssue } from '../errors/InvalidRequestError.js'
+import { allowHostsIssue } from '../transport/allowHosts.js'
 
 // The checks of the library's own options (client and per call), which
 // valibot's request schemas do not cover: a malformed timing would make a
@@ -58,18 +59,36 @@ export function checkFields(issues: RequestIssue[], path: string, value: unknown
   }
 }
 
-/** Extra headers: names that HTTP allows, string values on one line. */
+/** A header value as HTTP allows it: tab, visible ASCII, space and Latin-1; no CR, LF or NUL, which would split the request. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
+/** Headers the connection sets: given as extra headers, each would break every call (undici refuses them, or they contradict the body). */
+const CONNECTION_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect', 'te', 'trailer'])
+
+/** Extra headers (the client's, the relay's): names HTTP allows and the connection does not set, string values on one line, each name once. */
 export function checkHeaders(issues: RequestIssue[], path: string, value: unknown): void {
   if (value === undefined) return
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     issues.push({ path, message: 'must be an object of header names and string values' })
     return
   }
+  const seen = new Set<string>()
   for (const [name, field] of Object.entries(value)) {
-    if (!TOKEN.test(name)) issues.push({ path: `${path}.${name}`, message: 'is not a valid header name' })
-    else if (typeof field !== 'string') issues.push({ path: `${path}.${name}`, message: `must be a string (got ${typeof field})` })
-    else if (/[\r\n\0]/.test(field)) issues.push({ path: `${path}.${name}`, message: 'must not hold line breaks or NUL' })
+    const at = `${path}.${name}`
+    const lower = name.toLowerCase()
+    if (!TOKEN.test(name)) issues.push({ path: at, message: 'is not a valid header name' })
+    else if (CONNECTION_HEADERS.has(lower)) issues.push({ path: at, message: 'is set by the connection and cannot be sent as an extra header' })
+    else if (seen.has(lower)) issues.push({ path: at, message: 'is given twice (header names ignore case)' })
+    else if (typeof field !== 'string') issues.push({ path: at, message: `must be a string (got ${typeof field})` })
+    else if (!HEADER_VALUE.test(field)) issues.push({ path: at, message: 'must be one line of printable characters (no CR, LF or other control characters)' })
+    seen.add(lower)
   }
+}
+
+/** `allowHosts`: an array of hostnames, `host:port` or origins, each a non-empty string without whitespace. Undefined is none; a value already refused for its type is not refused twice. */
+export function checkAllowHosts(issues: RequestIssue[], path: string, value: unknown): void {
+  if (value === undefined || issues.some((issue) => issue.path === path)) return
+  const broken = allowHostsIssue(path, value)
+  if (broken) issues.push(broken)
 }
 
 /** Per-call options of the task functions (`poll`, `deadlineMs`, and for creations `idempotencyKey`): throws {@link InvalidRequestError} naming each broken one. */

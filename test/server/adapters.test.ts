@@ -26,7 +26,7 @@ async function expressLike(
 describe('adapters', () => {
   it('expressMiddleware passes requests outside the base path on to next()', async () => {
     const upstream = await startUpstream()
-    const url = await expressLike(expressMiddleware(createGatewayHandler({ baseUrl: upstream.url, apiKey: KEY })))
+    const url = await expressLike(expressMiddleware(createGatewayHandler({ baseUrl: upstream.url, apiKey: KEY, allowUnauthenticated: true })))
     expect(await (await fetch(`${url}/about`)).text()).toBe('next()')
     expect((await fetch(`${url}/api/rxgate${RESPONSES}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":"m"}' })).status).toBe(200)
     expect(upstream.requests).toHaveLength(1)
@@ -34,7 +34,7 @@ describe('adapters', () => {
 
   it('expressMiddleware reads the path before mounting, and a body a parser has already read', async () => {
     const upstream = await startUpstream()
-    const middleware = expressMiddleware(createGatewayHandler({ baseUrl: upstream.url, apiKey: KEY, basePath: '/api/ai' }))
+    const middleware = expressMiddleware(createGatewayHandler({ baseUrl: upstream.url, apiKey: KEY, basePath: '/api/ai', allowUnauthenticated: true }))
     // As `app.use('/api/ai', express.json(), middleware)` leaves the request: the URL cut, the body parsed.
     const url = await expressLike(middleware, async (req) => {
       req.originalUrl = req.url
@@ -62,7 +62,7 @@ describe('adapters', () => {
 
   it('is a plain fetch-style handler: Request in, Response out', async () => {
     const upstream = await startUpstream()
-    const handler = createGatewayHandler({ baseUrl: upstream.url, apiKey: KEY, basePath: '/v/gw' })
+    const handler = createGatewayHandler({ baseUrl: upstream.url, apiKey: KEY, basePath: '/v/gw', allowUnauthenticated: true })
     expect(handler.basePath).toBe('/v/gw')
     const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":"m"}' }
     expect((await handler(new Request(`http://app.example/v/gw${RESPONSES}`, init))).status).toBe(200)

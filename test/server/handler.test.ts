@@ -1,13 +1,13 @@
 import { describe, expect, it, vi } from 'vitest'
 import { endpoints, taskEndpoint, type TaskEndpoint } from '../../src/index.js'
 import { createGatewayHandler, type GatewayHandlerOptions } from '../../src/server/index.js'
-import { call, callPost, errorOf, fakeFetch, KEY, RESPONSES, T2V, TASK_ID } from './helpers.js'
+import { call, callPost, errorOf, fakeFetch, KEY, openUnlessAuthorized, RESPONSES, T2V, TASK_ID } from './helpers.js'
 
 const BASE_URL = 'https://gateway.example'
 
 function setup(options: Partial<GatewayHandlerOptions> = {}, reply?: Parameters<typeof fakeFetch>[0]) {
   const gateway = fakeFetch(reply)
-  const handler = createGatewayHandler({ baseUrl: BASE_URL, apiKey: KEY, fetch: gateway.fetch, onError: () => {}, ...options })
+  const handler = createGatewayHandler(openUnlessAuthorized({ baseUrl: BASE_URL, apiKey: KEY, fetch: gateway.fetch, onError: () => {}, ...options }))
   return { handler, calls: gateway.calls }
 }
 

@@ -41,11 +41,21 @@ export async function startUpstream(reply: (seen: Seen, res: ServerResponse) => 
 }
 
 /**
+ * `options` as given when they have an `authorize`; else with
+ * `allowUnauthenticated: true`, for the tests that are about something else
+ * (their handler is reached by the test alone, on 127.0.0.1 or in-process).
+ */
+export function openUnlessAuthorized<T extends Partial<GatewayHandlerOptions>>(options: T): T {
+  return options.authorize || options.allowUnauthenticated !== undefined ? options : { ...options, allowUnauthenticated: true }
+}
+
+/**
  * `createGatewayHandler` behind `node:http` on 127.0.0.1, closed when the test
- * ends. `base` is what a browser client would use as its `baseUrl`.
+ * ends; open to every caller unless `options` has an `authorize`. `base` is
+ * what a browser client would use as its `baseUrl`.
  */
 export async function startProxy(options: Partial<GatewayHandlerOptions> & Pick<GatewayHandlerOptions, 'baseUrl'>) {
-  const handler = createGatewayHandler({ apiKey: KEY, onError: () => {}, ...options })
+  const handler = createGatewayHandler(openUnlessAuthorized({ apiKey: KEY, onError: () => {}, ...options }))
   const url = await listen(createServer(nodeListener(handler)))
   return { url, base: `${url}${handler.basePath}` }
 }

@@ -97,6 +97,28 @@ describe('nodeListener', () => {
     expect(seen).toEqual(['GET ', 'HEAD ', 'DELETE ', 'POST hello'])
   })
 
+  it('keeps the connection after a body that came whole, and closes it after a refusal sent before the body arrived', async () => {
+    const { url } = await serve(nodeListener(handlerOf(async (request) => (request.headers.has('x-refuse') ? new Response('no', { status: 401 }) : (await request.text(), new Response('ok'))))))
+    const head = (extra: string) => `POST /api/rxgate/x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\n${extra}\r\n`
+    const exchange = (text: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(new URL(url).port), '127.0.0.1', () => socket.write(text))
+        let reply = ''
+        socket.on('data', (chunk: Buffer) => {
+          reply += chunk.toString('utf8')
+          // A whole reply while the connection stays open: enough to tell.
+          if (/\r\n\r\n[\s\S]*(ok|no)/.test(reply)) setTimeout(() => (socket.destroy(), resolve(`${reply}\nopen`)), 50)
+        })
+        socket.on('close', () => resolve(`${reply}\nclosed`))
+        socket.on('error', reject)
+      })
+    const whole = await exchange(`${head('')}0123456789`)
+    expect(whole).toMatch(/^HTTP\/1\.1 200 [\s\S]*\nopen$/)
+    expect(whole).not.toMatch(/connection: close/i)
+    const early = await exchange(`${head('x-refuse: 1\r\n')}0123`)
+    expect(early).toMatch(/^HTTP\/1\.1 401 [\s\S]*connection: close[\s\S]*\nclosed$/i)
+  })
+
   it('answers a reply without a body with its status and headers', async () => {
     const { url } = await serve(nodeListener(handlerOf(async () => new Response(null, { status: 204, headers: { 'x-request-id': 'req_1' } }))))
     const res = await fetch(`${url}/api/rxgate/x`)
@@ -289,7 +311,7 @@ describe('expressMiddleware', () => {
 
   function gatewayHandler() {
     const gateway = fakeFetch()
-    return { handler: createGatewayHandler({ baseUrl: 'https://gateway.example', apiKey: KEY, fetch: gateway.fetch }), calls: gateway.calls }
+    return { handler: createGatewayHandler({ baseUrl: 'https://gateway.example', apiKey: KEY, fetch: gateway.fetch, allowUnauthenticated: true }), calls: gateway.calls }
   }
   const send = (url: string, body: string) => fetch(`${url}/api/rxgate${RESPONSES}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
 

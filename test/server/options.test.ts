@@ -3,7 +3,7 @@ import { endpoints, isInvalidRequestError } from '../../src/index.js'
 import { createGatewayHandler, type GatewayHandlerOptions } from '../../src/server/index.js'
 import { callPost, fakeFetch, KEY, RESPONSES } from './helpers.js'
 
-const GOOD = { baseUrl: 'https://gateway.example', apiKey: KEY }
+const GOOD = { baseUrl: 'https://gateway.example', apiKey: KEY, authorize: () => true }
 
 /** The error `createGatewayHandler` throws for `options`, or undefined when it accepts them. */
 function refusal(options: unknown): { message: string; issues: readonly { path: string; message: string }[] } | undefined {
@@ -28,11 +28,11 @@ describe('createGatewayHandler options', () => {
     expect(refusal({ ...GOOD, maxBodyBytes: 1.5 })?.issues).toEqual([{ path: 'maxBodyBytes', message: 'must be a positive integer (got 1.5)' }])
     expect(refusal({ ...GOOD, maxReplyBytes: -1 })?.issues).toEqual([{ path: 'maxReplyBytes', message: 'must be a positive integer (got -1)' }])
     expect(refusal({ ...GOOD, responsesPath: 'vendors/v1/responses' })?.issues).toEqual([{ path: 'responsesPath', message: 'must be a path such as /vendors/vendor-a/v1/responses' }])
-    expect(refusal({ ...GOOD, fetch: 'not a function' })?.issues).toEqual([{ path: 'fetch', message: 'is required where no global fetch exists' }])
+    expect(refusal({ ...GOOD, fetch: 'not a function' })?.issues).toEqual([{ path: 'fetch', message: 'must be a function (got "not a function")' }])
   })
 
   it('refuses a missing options object with an InvalidRequestError, not a TypeError', () => {
-    expect(refusal(undefined)?.issues.map((i) => i.path)).toEqual(['baseUrl', 'apiKey'])
+    expect(refusal(undefined)?.issues.map((i) => i.path)).toEqual(['baseUrl', 'apiKey', 'authorize'])
   })
 
   it('takes strings only, not values that merely print as one', () => {
@@ -70,7 +70,7 @@ describe('createGatewayHandler options', () => {
 
   it('trims the key and the trailing slashes of baseUrl before they are used', async () => {
     const gateway = fakeFetch()
-    const handler = createGatewayHandler({ baseUrl: 'https://gateway.example/root//', apiKey: `  ${KEY}\n`, fetch: gateway.fetch })
+    const handler = createGatewayHandler({ baseUrl: 'https://gateway.example/root//', apiKey: `  ${KEY}\n`, fetch: gateway.fetch, allowUnauthenticated: true })
     expect((await handler(callPost(RESPONSES, { model: 'm' }))).status).toBe(200)
     expect(gateway.calls[0]!.url).toBe(`https://gateway.example/root${RESPONSES}`)
     expect(gateway.calls[0]!.headers.authorization).toBe(`Bearer ${KEY}`)

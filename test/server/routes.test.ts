@@ -103,7 +103,7 @@ describe('createGatewayHandler: which calls pass', () => {
 
 describe('routeTable', () => {
   it('refuses "." and ".." as response ids, even where no URL parser has removed them', () => {
-    const routes = routeTable(settingsOf({ baseUrl: 'https://gateway.example', apiKey: 'sk-placeholder-key' }))
+    const routes = routeTable(settingsOf({ baseUrl: 'https://gateway.example', apiKey: 'sk-placeholder-key', allowUnauthenticated: true }))
     for (const path of [`${RESPONSES}/.`, `${RESPONSES}/..`, `${RESPONSES}/../cancel`, `${RESPONSES}/./cancel`]) {
       const method = path.endsWith('/cancel') ? 'POST' : 'GET'
       expect(() => routes(method, path, new URLSearchParams()), path).toThrow(expect.objectContaining({ status: 400, code: 'invalid_id' }))

@@ -169,15 +169,27 @@ describe('checkHeaders: HTTP header names with string values on one line', () =>
     expect(headerIssues({ 'X-A': value })).toEqual([{ path: 'headers.X-A', message: `must be a string (got ${type})` }])
   })
 
-  it.each([['a\r\nX-Evil: 1'], ['a\nb'], ['a\rb'], ['a\0b']])('refuses the value %j', (value) => {
-    expect(headerIssues({ 'X-A': value })).toEqual([{ path: 'headers.X-A', message: 'must not hold line breaks or NUL' }])
+  it.each([['a\r\nX-Evil: 1'], ['a\nb'], ['a\rb'], ['a\0b'], ['a\x7fb'], ['a\x1bb'], ['snow\u2603']])('refuses the value %j', (value) => {
+    expect(headerIssues({ 'X-A': value })).toEqual([{ path: 'headers.X-A', message: 'must be one line of printable characters (no CR, LF or other control characters)' }])
+  })
+
+  it('accepts a tab and Latin-1 in a value', () => {
+    expect(headerIssues({ 'X-A': 'a\tb caf\u00e9' })).toEqual([])
+  })
+
+  it.each([['Host'], ['content-length'], ['Transfer-Encoding'], ['connection']])('refuses must be one line of printable characters (no CR, LF or other control characters), which the connection sets', (name) => {
+    expect(headerIssues({ [name]: 'x' })).toEqual([{ path: `headers.${name}`, message: 'is set by the connection and cannot be sent as an extra header' }])
+  })
+
+  it('refuses a name given twice in another case', () => {
+    expect(headerIssues({ 'X-A': '1', 'x-a': '2' })).toEqual([{ path: 'headers.x-a', message: 'is given twice (header names ignore case)' }])
   })
 
   it('reports each broken header once, in the order given', () => {
     expect(headerIssues({ 'bad name': 1, 'X-A': 'ok', 'X-B': 2, 'X-C': 'a\nb' })).toEqual([
       { path: 'headers.bad name', message: 'is not a valid header name' },
       { path: 'headers.X-B', message: 'must be a string (got number)' },
-      { path: 'headers.X-C', message: 'must not hold line breaks or NUL' },
+      { path: 'headers.X-C', message: 'must be one line of printable characters (no CR, LF or other control characters)' },
     ])
   })
 })

@@ -18,7 +18,10 @@ if (baseUrl && apiKey) {
     apiKey,
     basePath: '/api/rxgate',
     models: ['gpt-4.1-mini', 'vendor-b/t2v-spark'],
-    // authorize: (request) => checkSession(request.headers.get('cookie')),
+    // Open to every caller on purpose: this example listens on 127.0.0.1 only,
+    // for the person at this machine. An app others can reach passes its own
+    // check instead: authorize: (request) => checkSession(request.headers.get('cookie')).
+    allowUnauthenticated: true,
   })
   app.use(expressMiddleware(gateway))
 }
