@@ -8,8 +8,9 @@ import { bundleBench } from './bundle.mjs'
 import { createBench } from './create.mjs'
 import { faultsBench } from './faults.mjs'
 import { firstDeltaBench } from './firstDelta.mjs'
-import { fmt, span, x } from './measure.mjs'
+import { fmt, median, span, x } from './measure.mjs'
 import { pollingBench } from './polling.mjs'
+import { relayBench } from './relay.mjs'
 import { sseBench } from './sse.mjs'
 import { streamsBench } from './streams.mjs'
 import { tasksBench } from './tasks.mjs'
@@ -121,6 +122,16 @@ export async function runAll({ tiny = false, log = () => {} } = {}) {
     `with maxConcurrency N: ≤ N in flight, every task finished, fewer requests than per-call backoff`,
     [budget.budget, budget.budgetFixed].every((r) => r.maxInFlight <= budget.maxConcurrency && r.finished === r.tasks && r.requests < budget.perCall.requests),
     budget,
+  )
+
+  const relay = await relayBench(tiny ? { deltas: 2_000, rounds: 1 } : {})
+  row(
+    `Relay throughput (${fmt(relay.events)} events through rxgate/server in a worker, the key masked in every line)`,
+    `direct ${fmt(median(relay.results.direct))} ev/s; relayed ${fmt(median(relay.results.relayed))} ev/s; relayed, nothing to mask ${fmt(median(relay.results.unmasked))} ev/s`,
+    `${span(relay.ratio)} direct; masking ${span(relay.masking)} the unmasked relay`,
+    '≥ 0.8× direct',
+    relay.ratio.median >= 0.8,
+    relay,
   )
   return rows
 }

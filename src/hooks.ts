@@ -1,5 +1,5 @@
 import { asGatewayError, type GatewayError } from './errors/GatewayError.js'
-import { redactError } from './errors/redact.js'
+import { redactError, scrubText } from './errors/redact.js'
 import type { AbortSignalLike } from './transport/abort.js'
 import { ABORTED, pathOnly } from './transport/exchange.js'
 import type { Gate, Pass, RequestSpec } from './transport/types.js'
@@ -51,7 +51,9 @@ export function observedGate(hooks: ClientHooks, secret: string | undefined, inn
     enter(spec: RequestSpec, signal: AbortSignalLike): Pass | Promise<Pass> {
       const admitted = inner ? inner.enter(spec, signal) : undefined
       const start = (pass: Pass | undefined): Pass => {
-        const request: RequestEvent = { id: ++ids, method: spec.method, path: pathOnly(spec.path), retry: spec.retry ?? 0, startedAt: Date.now() }
+        // A path may hold an id the gateway chose (a task's), and so whatever the gateway echoed there.
+        const path = secret ? scrubText(pathOnly(spec.path), secret) : pathOnly(spec.path)
+        const request: RequestEvent = { id: ++ids, method: spec.method, path, retry: spec.retry ?? 0, startedAt: Date.now() }
         const started = performance.now()
         let status: number | undefined
         callHook(hooks.onRequest, request)

@@ -1,4 +1,5 @@
 import { callHook } from './callHook.js'
+import { scrubText } from './errors/redact.js'
 import type { Response } from './validation/response.js'
 
 /** Token counts, summed over responses. */
@@ -26,6 +27,8 @@ const totals = new WeakMap<UsageOwner, UsageTotals>()
 /** What usage is kept for: a client, whose `onUsage` hook hears of each response counted. */
 interface UsageOwner {
   readonly hooks?: { readonly onUsage?: ((event: UsageEvent) => void) | undefined } | undefined
+  /** The key, masked in what the hook hears: the gateway's words (`id`, `model`) may echo it. */
+  readonly secret?: string | undefined
 }
 
 /**
@@ -44,15 +47,20 @@ export function usageOf(client: UsageOwner): UsageTotals {
   return totals.get(client) ?? EMPTY
 }
 
-/** Adds a finished response's usage to its client's totals, and tells the client's `onUsage` hook. */
+/**
+ * Adds a finished response's usage to its client's totals, and tells the
+ * client's `onUsage` hook, with the key masked in the gateway's `id` and
+ * `model` (a hostile or broken gateway may echo it there).
+ */
 export function recordUsage(client: UsageOwner, response: Response): void {
   const u = response.usage
   if (!u) return
   const inputTokens = u.input_tokens ?? u.prompt_tokens ?? 0
   const outputTokens = u.output_tokens ?? u.completion_tokens ?? 0
+  const mask = (text: string) => (client.secret ? scrubText(text, client.secret) : text)
   const event: UsageEvent = {
-    responseId: response.id,
-    model: response.model,
+    responseId: mask(response.id),
+    model: mask(response.model),
     inputTokens,
     outputTokens,
     totalTokens: u.total_tokens ?? inputTokens + outputTokens,

@@ -28,6 +28,7 @@ describe('npm run bench, tiny', () => {
       'Polling cost',
       'Faults',
       'Budget',
+      'Relay throughput',
     ])
     const [sse, first, create, bundle, open, tasks, polling, faults, budget] = rows.map((r) => r.data) as Record<string, any>[] as [any, any, any, any, any, any, any, any, any]
     for (const r of [sse.floor, create.floor, ...Object.values(sse.peers), ...Object.values(create.peers)] as { median: number }[]) {

@@ -8,6 +8,7 @@ import { startSimulator } from '../sim/index.js'
 import { bot, respond, task, video, type Command, type Io } from './commands.js'
 import { connect, SIMULATOR_POLL_MS, type Connection } from './env.js'
 import { HELP, isCommand } from './help.js'
+import { maskedOutput } from './maskedOutput.js'
 import { createProgress } from './progress.js'
 import { EXIT, runToExit } from './run.js'
 import { sentence } from './sentence.js'
@@ -31,7 +32,11 @@ const OPTIONS = {
 
 /** Runs the CLI with `argv` (without node and script) and resolves with the exit code. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const log = (line: string) => process.stderr.write(`${line}\n`)
+  // Everything printed passes through the mask: the gateway's words (text, ids, model names, errors) may echo the key.
+  const secret = env.GATEWAY_API_KEY?.trim()
+  const stdout = maskedOutput((text) => process.stdout.write(text), secret)
+  const stderr = maskedOutput((text) => process.stderr.write(text), secret)
+  const log = (line: string) => stderr.write(`${line}\n`)
   const bad = (line: string, usage = HELP.main) => {
     log(`rxgate: ${sentence(line)}${usage ? `\n\n${usage}` : ''}`)
     return EXIT.badInput
@@ -74,12 +79,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     log(`rxgate ${name}: missing argument.\n${HELP[name]}`)
     return EXIT.badInput
   }
-  const progress = createProgress(process.stderr)
+  const progress = createProgress({ isTTY: process.stderr.isTTY, write: (text: string) => stderr.write(text) })
   const json = Boolean(flags.json)
   const state: CliState = {}
   const io: Io = {
-    out: (text) => process.stdout.write(text),
-    text: (text) => (json ? progress.write(text) : process.stdout.write(text)),
+    out: (text) => stdout.write(text),
+    text: (text) => (json ? progress.write(text) : stdout.write(text)),
     progress,
     json,
     state,
@@ -115,7 +120,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     log(`rxgate: ${sentence((err as Error).message)}`)
     return EXIT.badInput
   } finally {
+    stdout.flush()
     progress.stop()
+    stderr.flush()
     await connection?.close()
   }
 }

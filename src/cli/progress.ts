@@ -1,5 +1,3 @@
-import type { Writable } from 'node:stream'
-
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
 const BAR_WIDTH = 24
 
@@ -17,7 +15,13 @@ export interface Progress {
   stop(): void
 }
 
-export function createProgress(out: Writable & { isTTY?: boolean }, now: () => number = Date.now): Progress {
+/** Where progress goes: stderr, or anything with its `write` (the CLI passes one that masks the key). */
+export interface ProgressOut {
+  write(text: string): unknown
+  readonly isTTY?: boolean | undefined
+}
+
+export function createProgress(out: ProgressOut, now: () => number = Date.now): Progress {
   const started = now()
   const elapsed = () => `${((now() - started) / 1000).toFixed(1)}s`
   let quarter = -1

@@ -1,7 +1,12 @@
-/** Keys shorter than this are placeholders of local gateways (`dev`, `k`): masking them would garble every message. */
-export const MIN_SECRET_LENGTH = 8
+import { decodedViews } from './jsonEscapes.js'
+import { keySpans, MIN_FRAGMENT, mayHideKey } from './keySpans.js'
+import { scrubGraph } from './scrubGraph.js'
 
-const MASK = '[redacted]'
+/** Keys shorter than this are placeholders of local gateways (`dev`, `k`): masking them would garble every message. */
+export const MIN_SECRET_LENGTH = MIN_FRAGMENT
+
+/** What stands in for the key. */
+export const MASK = '[redacted]'
 /** Longest message an error leaves with; longer gateway text is cut after the key is masked. */
 const MAX_MESSAGE = 2_000
 
@@ -9,32 +14,54 @@ const MAX_MESSAGE = 2_000
  * Masks every stretch of `text` that shares 8 or more consecutive characters
  * with `secret`: the whole key, and fragments of it, such as a key the
  * gateway echoed half-masked (`sk-proj-12ab…`) or a key cut by someone's
- * truncation.
+ * truncation. The key is looked for in the raw text and in what a JSON
+ * decoder makes of it: a key written with escapes (`sk-\u0061bc…`, `\/`,
+ * in a JSON string or in JSON held in a JSON string) is found in the decoded
+ * view, and its raw span, whole escape sequences included, is masked, so
+ * the text stays valid JSON and decodes to `[redacted]` too.
  *
  * @example
  * ```ts
  * scrubText('bad key sk-1234567890abcdef', 'sk-1234567890abcdef') // 'bad key [redacted]'
+ * scrubText('{"k":"sk-1234567890\\u0061bcdef"}', 'sk-1234567890abcdef') // '{"k":"[redacted]"}'
  * ```
  */
 export function scrubText(text: string, secret: string): string {
-  if (secret.length < MIN_SECRET_LENGTH || text.length < MIN_SECRET_LENGTH) return text
-  const covered: Array<[number, number]> = []
-  for (let i = 0; i + MIN_SECRET_LENGTH <= secret.length; i++) {
-    const gram = secret.slice(i, i + MIN_SECRET_LENGTH)
-    for (let at = text.indexOf(gram); at !== -1; at = text.indexOf(gram, at + 1)) covered.push([at, at + MIN_SECRET_LENGTH])
-  }
-  if (covered.length === 0) return text
-  covered.sort((a, b) => a[0] - b[0])
+  const stretches = keyStretches(text, secret)
+  if (stretches.length === 0) return text
   let out = ''
   let pos = 0
-  for (let i = 0; i < covered.length; ) {
-    const start = covered[i]![0]
-    let end = covered[i]![1]
-    for (i++; i < covered.length && covered[i]![0] <= end; i++) end = Math.max(end, covered[i]![1])
+  for (const [start, end] of stretches) {
     out += text.slice(pos, start) + MASK
     pos = end
   }
   return out + text.slice(pos)
+}
+
+/**
+ * Where {@link scrubText} puts a mask in `text`: the stretches, raw or behind
+ * JSON escapes, that share 8 or more consecutive characters with `secret`,
+ * as sorted `[start, end)` pairs, overlapping and touching ones merged. A
+ * caller that holds bytes (the relay) masks them by these positions.
+ */
+export function keyStretches(text: string, secret: string): Array<[number, number]> {
+  if (secret.length < MIN_SECRET_LENGTH || text.length < MIN_SECRET_LENGTH) return []
+  const spans = keySpans(text, secret)
+  // Fast path: text that escapes no character of the key (most text, even with `\n` or `\u00e9`) is not decoded.
+  if (mayHideKey(text, secret)) {
+    for (const view of decodedViews(text, (decoded) => mayHideKey(decoded, secret))) {
+      for (const [start, end] of keySpans(view.text, secret)) spans.push([view.from[start]!, view.to[end - 1]!])
+    }
+  }
+  if (spans.length < 2) return spans
+  spans.sort((x, y) => x[0] - y[0])
+  const merged: Array<[number, number]> = [spans[0]!]
+  for (const [start, end] of spans) {
+    const top = merged[merged.length - 1]!
+    if (start <= top[1]) top[1] = Math.max(top[1], end)
+    else merged.push([start, end])
+  }
+  return merged
 }
 
 /**
@@ -44,38 +71,23 @@ export function scrubText(text: string, secret: string): string {
  * cut can never leave part of the key behind. The gateway may echo a key
  * anywhere (an error body, a payload that failed validation, a failure
  * message), so this runs once, where errors leave, rather than wherever one
- * is made. The walk is iterative, so a deeply nested payload cannot overflow
- * the stack. The error is changed in place and returned.
+ * is made. The walk reaches what `util.inspect` and `JSON.stringify` show
+ * (see {@link scrubGraph}): non-enumerable and symbol-keyed fields,
+ * `AggregateError.errors`, Maps, Sets, URLSearchParams, and a `Headers`,
+ * `Request`, `Response` or `URL` (swapped for a masked copy, so a caller's
+ * own object is left alone). It is iterative, so a deeply nested payload
+ * cannot overflow the stack. The error is changed in place and returned.
+ *
+ * @example
+ * ```ts
+ * const err = new Error('fetch failed', { cause: { headers: new Headers({ authorization: 'Bearer sk-1234567890abcdef' }) } })
+ * util.inspect(redactError(err, 'sk-1234567890abcdef')) // …authorization: 'Bearer [redacted]'…
+ * ```
  */
 export function redactError<E>(error: E, secret: string | undefined): E {
-  if (secret && secret.length >= MIN_SECRET_LENGTH) scrubAll(error, secret)
+  if (secret && secret.length >= MIN_SECRET_LENGTH) scrubGraph(error, (text) => scrubText(text, secret))
   if (error instanceof Error) shortenMessage(error)
   return error
-}
-
-function scrubAll(root: unknown, secret: string): void {
-  const seen = new Set<object>()
-  const stack: unknown[] = [root]
-  while (stack.length > 0) {
-    const value = stack.pop()
-    if (!value || typeof value !== 'object' || seen.has(value)) continue
-    seen.add(value)
-    // Own properties, the non-enumerable `message`, `stack` and `cause` of errors included.
-    for (const key of Object.getOwnPropertyNames(value)) {
-      const descriptor = Object.getOwnPropertyDescriptor(value, key)
-      if (!descriptor || !('value' in descriptor)) continue
-      const field: unknown = descriptor.value
-      if (typeof field === 'string') {
-        const clean = scrubText(field, secret)
-        if (clean !== field) replace(value, key, descriptor, clean)
-      } else if (field && typeof field === 'object') stack.push(field)
-    }
-  }
-}
-
-function replace(owner: object, key: string, descriptor: PropertyDescriptor, value: string): void {
-  if (descriptor.writable) (owner as Record<string, unknown>)[key] = value
-  else if (descriptor.configurable) Object.defineProperty(owner, key, { ...descriptor, value })
 }
 
 function shortenMessage(error: Error): void {

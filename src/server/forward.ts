@@ -15,8 +15,15 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024
  * Sends one checked call to the gateway with the key, and turns its reply
  * into the browser's: an event stream is passed through as it arrives (each
  * line masked of the key); a JSON reply, an error included, is read within
- * its limit and masked whole. The request's `signal` (the browser leaving)
- * aborts the call at any stage, the stream included.
+ * its limit and masked whole. The mask finds the key in what the browser's
+ * JSON decoder will read too (`sk-\u0061…`, `\/`), so a gateway cannot slip
+ * it past in escapes. The request's `signal` (the browser leaving) aborts
+ * the call at any stage, the stream included.
+ *
+ * @example
+ * ```ts
+ * const reply = await forward(settings, route, JSON.stringify(body), request)
+ * ```
  */
 export async function forward(settings: HandlerSettings, route: Route, body: string | undefined, request: Request): Promise<Response> {
   const headers: Record<string, string> = {

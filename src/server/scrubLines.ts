@@ -1,15 +1,24 @@
-import { MIN_SECRET_LENGTH, scrubText } from '../errors/redact.js'
+import { keyStretches, MASK, MIN_SECRET_LENGTH, scrubText } from '../errors/redact.js'
 
-/** The longest line held back while waiting for its end: an event larger than the client's own limit is broken anyway. */
-const MAX_LINE_CHARS = 16 * 1024 * 1024
+/** The longest line held back while waiting for its end, in bytes (characters, for the ASCII of real events): an event larger than the client's own limit is broken anyway. */
+const MAX_LINE_BYTES = 16 * 1024 * 1024
+const MASK_BYTES = new TextEncoder().encode(MASK)
 
 /**
- * Masks the key in a stream of server-sent events as it passes. Each chunk
- * is passed on at once up to its last line end; only the unfinished last
- * line waits for the next chunk. A key holds no line break, so every
- * stretch of it (and every 8-character fragment) lies within one complete
- * line when that line is masked; and since an event is only complete at a
- * blank line, no event reaches the browser later than it would unmasked.
+ * Masks the key in a stream of server-sent events as it passes, raw or
+ * written with JSON escapes (`\u0073k-…`, `\/`), so no `data:` line, an
+ * `error` event's included, decodes to the key or an 8-character piece of
+ * it. Each chunk is passed on at once up to its last line end; only the
+ * unfinished last line waits for the next chunk. A key, escaped or not,
+ * holds no line break, so every stretch of it lies within one complete line
+ * when that line is masked, wherever the chunks were cut; and since an
+ * event is only complete at a blank line, no event reaches the browser
+ * later than it would unmasked.
+ *
+ * An ASCII key (every real one) is searched for in the bytes themselves,
+ * read one character per byte: UTF-8 never uses an ASCII byte inside a
+ * multibyte character, so a match there is the key, and lines without it
+ * pass on as the very bytes that came, with no decoding or encoding.
  *
  * @example
  * ```ts
@@ -19,22 +28,69 @@ const MAX_LINE_CHARS = 16 * 1024 * 1024
 export function scrubLines(secret: string): TransformStream<Uint8Array, Uint8Array> {
   // Keys this short are local placeholders that scrubText leaves alone, so there is nothing to mask.
   if (secret.length < MIN_SECRET_LENGTH) return new TransformStream()
-  const decoder = new TextDecoder()
-  const encoder = new TextEncoder()
-  let pending = ''
+  const ascii = [...secret].every((c) => c.charCodeAt(0) < 0x80)
+  const scrub = ascii ? (bytes: Uint8Array) => scrubBytes(bytes, secret) : (bytes: Uint8Array) => scrubUtf8(bytes, secret)
+  let pending: Uint8Array = new Uint8Array(0)
   return new TransformStream({
     transform(chunk, controller) {
-      pending += decoder.decode(chunk, { stream: true })
-      const end = Math.max(pending.lastIndexOf('\n'), pending.lastIndexOf('\r')) + 1
-      if (end > 0) {
-        controller.enqueue(encoder.encode(scrubText(pending.slice(0, end), secret)))
-        pending = pending.slice(end)
-      }
-      if (pending.length > MAX_LINE_CHARS) controller.error(new Error(`A stream line is longer than ${MAX_LINE_CHARS} characters.`))
+      const bytes = pending.length === 0 ? chunk : join(pending, chunk)
+      const end = lastLineEnd(bytes) + 1
+      if (end > 0) controller.enqueue(scrub(bytes.subarray(0, end)))
+      pending = bytes.subarray(end)
+      if (pending.length > MAX_LINE_BYTES) controller.error(new Error(`A stream line is longer than ${MAX_LINE_BYTES} characters.`))
     },
     flush(controller) {
-      pending += decoder.decode()
-      if (pending) controller.enqueue(encoder.encode(scrubText(pending, secret)))
+      if (pending.length > 0) controller.enqueue(scrub(pending))
     },
   })
+}
+
+/** `bytes` with every stretch of the key masked; the same bytes when there is none. */
+function scrubBytes(bytes: Uint8Array, secret: string): Uint8Array {
+  const stretches = keyStretches(latin1(bytes), secret)
+  if (stretches.length === 0) return bytes
+  const masked = stretches.reduce((sum, [start, end]) => sum + MASK_BYTES.length - (end - start), 0)
+  const out = new Uint8Array(bytes.length + masked)
+  let pos = 0
+  let at = 0
+  for (const [start, end] of stretches) {
+    out.set(bytes.subarray(pos, start), at)
+    at += start - pos
+    out.set(MASK_BYTES, at)
+    at += MASK_BYTES.length
+    pos = end
+  }
+  out.set(bytes.subarray(pos), at)
+  return out
+}
+
+const utf8 = new TextDecoder()
+const encoder = new TextEncoder()
+
+/** The slow way, for a key that is not ASCII: lines end at ASCII bytes, so each slice is whole UTF-8. */
+function scrubUtf8(bytes: Uint8Array, secret: string): Uint8Array {
+  const text = utf8.decode(bytes)
+  const clean = scrubText(text, secret)
+  return clean === text ? bytes : encoder.encode(clean)
+}
+
+// Node's Buffer reads bytes as Latin-1 fastest; elsewhere windows-1252 (what the WHATWG calls latin1) also gives one character per byte.
+const NodeBuffer = (globalThis as { Buffer?: { from(b: ArrayBufferLike, offset: number, length: number): { toString(encoding: 'latin1'): string } } }).Buffer
+const latin1Decoder = new TextDecoder('latin1')
+function latin1(bytes: Uint8Array): string {
+  return NodeBuffer ? NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1') : latin1Decoder.decode(bytes)
+}
+
+/** The index of the last CR or LF, or -1. Searched from the end: a line end is rarely far from it. */
+function lastLineEnd(bytes: Uint8Array): number {
+  let i = bytes.length - 1
+  while (i >= 0 && bytes[i] !== 0x0a && bytes[i] !== 0x0d) i--
+  return i
+}
+
+function join(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length)
+  out.set(a)
+  out.set(b, a.length)
+  return out
 }
