@@ -7,7 +7,7 @@ import { defineConfig, type Options } from 'tsup'
 // every module an app does not reach (a stream-only app carries no task code,
 // no task schemas). CommonJS and the CLI are single files.
 // Each `x.browser.ts` takes the place of its twin `x.ts` in the browser build.
-const nodeTwins = ['!src/transport/defaultTransport.ts', '!src/validation/fastCheck.ts', '!src/download/sink.ts', '!src/download/fileSink.ts']
+const nodeTwins = ['!src/transport/defaultTransport.ts', '!src/validation/fastCheck.ts', '!src/download/sink.ts', '!src/download/fileSink.ts', '!src/transport/publicFetch.ts']
 // rxgate/node: Node streams, never part of a browser build.
 const nodeOnly = ['!src/node/index.ts', '!src/node/toReadable.ts', '!src/node/toTextReadable.ts']
 async function browserFiles(): Promise<void> {

@@ -72,10 +72,16 @@ describe('createClient: options', () => {
     ['an option that does not exist (a typo keeps a default)', { ...BASE, timeout: 5_000 }, 'timeout'],
     ['a flag that is not a boolean', { ...BASE, idempotentCreate: 'yes' }, 'idempotentCreate'],
     ['a fetch that is not a function', { ...BASE, fetch: {} }, 'fetch'],
+    // Where URLs given to rxgate (a custom audio_url) may reach private addresses.
+    ['allowHosts that is one string, not an array', { ...BASE, allowHosts: 'localhost' }, 'allowHosts'],
+    ['an empty allowHosts entry', { ...BASE, allowHosts: ['files.internal', ''] }, 'allowHosts[1]'],
+    ['an allowHosts entry with whitespace', { ...BASE, allowHosts: ['files internal'] }, 'allowHosts[0]'],
+    ['an allowHosts entry with a path', { ...BASE, allowHosts: ['http://127.0.0.1:8080/files'] }, 'allowHosts[0]'],
+    ['an allowPrivateNetwork that is not a boolean', { ...BASE, allowPrivateNetwork: 'true' }, 'allowPrivateNetwork'],
   ])('throws InvalidRequestError at once for %s, naming the option', (_, options, field) => {
     const err = refusal(options)
     expect(err.issues.map((i) => i.path)).toContain(field)
-    expect(err.message).toMatch(new RegExp(`^Invalid client options: .*${field}`))
+    expect(err.message).toMatch(new RegExp(`^Invalid client options: .*${field.replace(/[[\]]/g, '\\$&')}`))
   })
 
   it('accepts every option in range, and retry: false', () => {
@@ -90,6 +96,8 @@ describe('createClient: options', () => {
         responsesPath: '/vendors/vendor-a/v1/responses',
         idempotentCreate: true,
         adaptToRateLimits: false,
+        allowHosts: ['files.internal', '127.0.0.1:8080', 'http://[::1]:3000'],
+        allowPrivateNetwork: false,
       }),
     ).not.toThrow()
     expect(() => createClient({ ...BASE, retry: false })).not.toThrow()
@@ -117,6 +125,8 @@ describe('createClient: options', () => {
       responsePoll: DEFAULTS.responsePoll,
       resumeAttempts: 3,
       taskDeadlineMs: 900_000,
+      allowHosts: [],
+      allowPrivateNetwork: false,
     })
   })
 

@@ -1,9 +1,12 @@
+import { isInvalidRequestError } from '../errors/InvalidRequestError.js'
+
 /** The request a probe sends: a plain one, carrying none of the client's headers. */
 export interface AudioRequestInit {
   readonly method: 'HEAD' | 'GET'
   readonly headers: Record<string, string>
   readonly signal: AbortSignal
-  readonly redirect: 'follow'
+  /** The probe follows redirects itself, checking each hop's address: a fetch returns a 3xx as it is. */
+  readonly redirect: 'manual'
   /** In a browser: no cookies and no referrer, since the gateway reads the file with neither. */
   readonly credentials: 'omit'
   readonly referrerPolicy: 'no-referrer'
@@ -13,11 +16,13 @@ export interface AudioRequestInit {
 export type AudioReply = Pick<Response, 'status' | 'headers' | 'body'>
 
 /**
- * Sends one request of the audio probe. `globalThis.fetch` fits (the
- * default, in Node and in browsers); a test or an app passes its own (a
- * proxy, a double) as `checkAudio: { fetch }`. It is never the client's
- * transport: the file is on another origin, and must not see the gateway's
- * `Authorization` header.
+ * Sends one request of the audio probe, to one hop: the probe checks each
+ * URL and follows redirects itself (see `publicFetch`). `globalThis.fetch`
+ * fits; a test or an app passes its own (a proxy, a double) as
+ * `checkAudio: { fetch }`, and then connects itself (hostnames are not
+ * resolved and checked by the probe, addresses written in URLs are). It is
+ * never the client's transport: the file is on another origin, and must
+ * not see the gateway's `Authorization` header.
  *
  * @example
  * ```ts
@@ -46,7 +51,8 @@ export class Unreadable extends Error {
  * identity` on a HEAD, so that its length counts the file's own bytes (a
  * fetch adds it to a request with `Range` itself, as the Fetch standard
  * says; browsers drop it, as they may). A failure without an answer
- * becomes {@link Unreadable}.
+ * becomes {@link Unreadable}; a refused address (an `InvalidRequestError`
+ * of `publicFetch`) passes through as it is.
  *
  * @example
  * ```ts
@@ -59,11 +65,12 @@ export async function send(fetchAudio: AudioFetch, url: string, method: 'HEAD' |
       method,
       headers: method === 'HEAD' ? { ...headers, 'accept-encoding': 'identity' } : headers,
       signal,
-      redirect: 'follow',
+      redirect: 'manual',
       credentials: 'omit',
       referrerPolicy: 'no-referrer',
     })
   } catch (error) {
+    if (isInvalidRequestError(error)) throw error
     throw new Unreadable(failureOf(error), true)
   }
 }

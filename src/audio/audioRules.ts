@@ -18,6 +18,8 @@ const LOOKALIKES: [RegExp, string][] = [
   [/^52494646/, 'a RIFF file that is not WAVE, such as AVI or WebP'],
   [/^(3c|efbbbf3c)/, 'an HTML or XML page'],
   [/^(7b|5b)/, 'a JSON document'],
+  // MP3 needs a frame header after the tag: a tag alone (then zeros, or anything else) is no audio.
+  [/^494433/, 'an ID3 tag with no MPEG audio frame found after it'],
 ]
 
 /**

@@ -1,14 +1,22 @@
 import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs'
 import { asGatewayError } from '../errors/GatewayError.js'
-import { InvalidRequestError } from '../errors/InvalidRequestError.js'
+import { InvalidRequestError, isInvalidRequestError } from '../errors/InvalidRequestError.js'
 import { DEFAULTS } from '../policy/defaults.js'
+import { allowHostsIssue, type PublicNetworkOptions } from '../transport/allowHosts.js'
 import { Unreadable, type AudioFetch } from './audioHttp.js'
 import { audioIssues } from './audioRules.js'
+import { guardedFetch } from './guardedFetch.js'
 import { readAudio } from './readAudio.js'
 
-/** Options of {@link checkAudio$}, and the object form of `checkAudio` in `textToVideo$`'s options. */
-export interface AudioCheckOptions {
-  /** Sends the probe's requests (see {@link AudioFetch}). Default: `globalThis.fetch`. */
+/**
+ * Options of {@link checkAudio$}, and the object form of `checkAudio` in
+ * `textToVideo$`'s options. `allowHosts` and `allowPrivateNetwork` open
+ * private addresses to the probe, which refuses them by default (in
+ * `textToVideo$`, the client's own, and the origin of its `baseUrl`, are
+ * allowed too).
+ */
+export interface AudioCheckOptions extends PublicNetworkOptions {
+  /** Sends the probe's requests, one per hop (see {@link AudioFetch}). Default: a fetch that also checks the addresses a hostname resolves to. */
   readonly fetch?: AudioFetch
   /** Time allowed for the whole probe; past it the file counts as unreachable. Default: the client's `timeoutMs` (600,000 ms unless set). */
   readonly timeoutMs?: number
@@ -36,6 +44,12 @@ const WHAT = 'text-to-video request'
  * Emits what it found, then completes. `textToVideo$` runs it before
  * creating a task with `audio_url`; call it yourself to show the result first.
  *
+ * - A private address (loopback, RFC 1918, link-local such as cloud
+ *   metadata at 169.254.169.254, …), in the URL, resolved from its host or
+ *   at any hop of its redirects (5 at most): `InvalidRequestError` at
+ *   `audio_url`, "refers to a private address (loopback); …", and nothing
+ *   reaches that host, unless it is in `allowHosts` or `allowPrivateNetwork`
+ *   is true.
  * - A rule broken: `InvalidRequestError` with an issue at `audio_url` per rule,
  *   e.g. "audio is 42.0 s; the interface allows 3 to 30 s".
  * - Unreadable (connection refused, host not found, an HTTP error status,
@@ -59,6 +73,11 @@ const WHAT = 'text-to-video request'
  */
 export function checkAudio$(audioUrl: string, options: AudioCheckOptions = {}): Observable<AudioCheck> {
   return new Observable<AudioCheck>((subscriber) => {
+    if (typeof audioUrl !== 'string') return subscriber.error(new InvalidRequestError([{ path: 'audio_url', message: `must be a URL (got ${audioUrl === null ? 'null' : typeof audioUrl})` }], WHAT))
+    options ??= {}
+    // A malformed entry would match nothing and quietly refuse the host meant.
+    const badHosts = options.allowHosts === undefined ? undefined : allowHostsIssue('allowHosts', options.allowHosts)
+    if (badHosts) return subscriber.error(new InvalidRequestError([badHosts], 'audio check options'))
     if (!/^https?:\/\//i.test(audioUrl)) {
       subscriber.next({ checked: false, reason: 'not an http(s) URL, which only the gateway can read' })
       return subscriber.complete()
@@ -72,7 +91,7 @@ export function checkAudio$(audioUrl: string, options: AudioCheckOptions = {}): 
       controller.abort()
       subscriber.error(unreadable(`nothing within ${timeoutMs} ms`))
     }, timeoutMs)
-    const fetchAudio: AudioFetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init))
+    const fetchAudio: AudioFetch = guardedFetch(options, WHAT)
 
     readAudio(fetchAudio, audioUrl, controller.signal).then(
       (facts) => {
@@ -88,6 +107,7 @@ export function checkAudio$(audioUrl: string, options: AudioCheckOptions = {}): 
         if (settled) return
         settled = true
         timer.unsubscribe()
+        if (isInvalidRequestError(error)) return subscriber.error(error) // a refused address: said as it is, not "could not be read"
         if (!(error instanceof Unreadable)) return subscriber.error(asGatewayError(error)) // a bug of ours, not the file's fault: typed all the same
         if (!error.network || !inBrowser()) return subscriber.error(unreadable(error.reason))
         subscriber.next({ checked: false, reason: `this page may not read it (CORS, or the network): ${error.reason}` })

@@ -20,9 +20,11 @@ const VBRI_AT = 36
  * bytes, is counted as audio: an eighth of a second at 8 kbit/s, the lowest
  * bitrate, and far less at usual ones).
  *
- * When the tag ends beyond the bytes known, it asks for the frame there;
- * without it, the tag alone makes it an MP3 of unknown length (ID3v2 is
- * MP3's convention), unless `size` shows no audio can follow.
+ * When the tag ends beyond the bytes known, it asks for the frame there.
+ * A file is an MP3 only once a valid frame header is seen: without one (the
+ * file ends, the server sends no more, or the bytes there are zeros or
+ * anything else), a tag alone is `other`, since a tag header and padding
+ * are not audio.
  *
  * @example
  * ```ts
@@ -32,7 +34,6 @@ const VBRI_AT = 36
  */
 export function sniffMp3(bytes: KnownBytes, size?: number): Sniff {
   let audioAt = 0
-  let withoutFrame: HeaderFacts = other(bytes)
   if (ascii(bytes.head(3), 0, 3) === 'ID3') {
     const tag = bytes.get(0, ID3_HEADER)
     if (!tag) return need(0, ID3_HEADER, other(bytes))
@@ -40,10 +41,9 @@ export function sniffMp3(bytes: KnownBytes, size?: number): Sniff {
     if (length === undefined) return notAudio(bytes)
     audioAt = ID3_HEADER + length + (tag[5]! & 0x10 ? 10 : 0) // a footer repeats the header at the end
     if (size !== undefined && audioAt + 4 > size) return notAudio(bytes) // a tag with no audio after it
-    withoutFrame = { format: 'mp3' }
   }
   const header = bytes.get(audioAt, 4)
-  if (!header) return need(audioAt, 4, withoutFrame)
+  if (!header) return need(audioAt, 4, other(bytes))
   const frame = readFrameHeader(header)
   if (!frame) return notAudio(bytes)
   const estimate = estimated(frame, audioAt, size)

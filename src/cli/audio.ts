@@ -6,9 +6,11 @@ import { checkAudio$, type AudioCheck } from '../audio/checkAudio$.js'
  * file (without the gateway's key) and emits one line saying what it found,
  * so the user sees it before any task is created. A file that breaks a rule
  * or cannot be read ends in `InvalidRequestError` (exit 2, nothing created).
+ * Private addresses are refused as in `textToVideo$`, but for `allowHosts`
+ * (the gateway's own origin, so the simulator's samples pass).
  */
-export function audioPreflight$(url: string, timeoutMs = 30_000): Observable<string> {
-  return checkAudio$(url, { timeoutMs }).pipe(map(describe))
+export function audioPreflight$(url: string, allowHosts: readonly string[], timeoutMs = 30_000): Observable<string> {
+  return checkAudio$(url, { timeoutMs, allowHosts }).pipe(map(describe))
 }
 
 function describe(found: AudioCheck): string {

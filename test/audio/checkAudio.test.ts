@@ -10,7 +10,7 @@ import { collect, errorOf, observe } from '../helpers/collect.js'
 import { closedPort, startServer, within } from '../helpers/server.js'
 import { audioHost } from './audioHost.js'
 import { fakeHost, reply } from './fakeHost.js'
-import { chunk, concat, fmt, frame, HEADERS, id3, PNG, toneWav, wav, xing } from './fixtures.js'
+import { chunk, concat, fmt, frame, HEADERS, id3, latin1, PNG, toneWav, wav, xing } from './fixtures.js'
 
 afterEach(() => void vi.unstubAllGlobals())
 
@@ -29,14 +29,14 @@ describe('checkAudio$: reads a few KB of the file, with a plain request', () => 
   it('HEAD for the size, then one ranged GET of the first 4 KB; emits what it found', async () => {
     const file = toneWav(5)
     const host = await audioHost(file)
-    expect(await firstValueFrom(checkAudio$(`${host.url}/voice.wav`))).toEqual({ checked: true, format: 'wav', seconds: 5, bytes: file.length })
+    expect(await firstValueFrom(checkAudio$(`${host.url}/voice.wav`, { allowHosts: [host.url] }))).toEqual({ checked: true, format: 'wav', seconds: 5, bytes: file.length })
     expect(host.asked()).toEqual(['HEAD -', `GET bytes=0-${HEAD_BYTES - 1}`])
     expect(host.sent()).toBe(HEAD_BYTES)
   })
 
   it('sends none of the client headers: no Authorization, no cookies; asks for the bytes as stored', async () => {
     const host = await audioHost(toneWav(5))
-    await firstValueFrom(checkAudio$(`${host.url}/voice.wav`))
+    await firstValueFrom(checkAudio$(`${host.url}/voice.wav`, { allowHosts: [host.url] }))
     for (const { headers } of host.requests) {
       expect(headers.authorization).toBeUndefined()
       expect(headers.cookie).toBeUndefined()
@@ -48,7 +48,7 @@ describe('checkAudio$: reads a few KB of the file, with a plain request', () => 
     const file = wav([HIGH_RATE], 16 * 1024 * 1024)
     for (const head of ['refuse', 'no-length'] as const) {
       const host = await audioHost(file, { head })
-      expect(issueOf(await errorOf(checkAudio$(`${host.url}/a.wav`)))).toBe('audio is 16.0 MB; the interface allows at most 15 MB')
+      expect(issueOf(await errorOf(checkAudio$(`${host.url}/a.wav`, { allowHosts: [host.url] })))).toBe('audio is 16.0 MB; the interface allows at most 15 MB')
       expect(host.asked()).toEqual(['HEAD -', `GET bytes=0-${HEAD_BYTES - 1}`])
     }
   })
@@ -56,14 +56,14 @@ describe('checkAudio$: reads a few KB of the file, with a plain request', () => 
   it('reads header bytes that arrive a few at a time', async () => {
     const file = concat(id3(37), frame(HEADERS.mpeg1Stereo, 417, { at: 36, bytes: xing('Xing', 383) }), new Uint8Array(383 * 417))
     const host = await audioHost(file, { trickle: 3 })
-    expect(await firstValueFrom(checkAudio$(`${host.url}/a.mp3`))).toEqual({ checked: true, format: 'mp3', seconds: (383 * 1152) / 44_100, bytes: file.length })
+    expect(await firstValueFrom(checkAudio$(`${host.url}/a.mp3`, { allowHosts: [host.url] }))).toEqual({ checked: true, format: 'mp3', seconds: (383 * 1152) / 44_100, bytes: file.length })
     expect(host.sent()).toBeLessThan(200) // stopped as soon as the Xing count was in
   })
 
   it('past a long ID3v2 tag, reads 512 bytes where the frame starts: at most a few KB in all', async () => {
     const file = concat(id3(60_000), frame(HEADERS.mpeg1Mono, 417, { at: 21, bytes: xing('Info', 1300) }), new Uint8Array(1300 * 417))
     const host = await audioHost(file)
-    expect(issueOf(await errorOf(checkAudio$(`${host.url}/a.mp3`)))).toBe('audio is 34.0 s; the interface allows 3 to 30 s')
+    expect(issueOf(await errorOf(checkAudio$(`${host.url}/a.mp3`, { allowHosts: [host.url] })))).toBe('audio is 34.0 s; the interface allows 3 to 30 s')
     expect(host.asked()).toEqual(['HEAD -', 'GET bytes=0-4095', 'GET bytes=60010-60521'])
     expect(host.sent()).toBe(4096 + 512)
   })
@@ -71,7 +71,7 @@ describe('checkAudio$: reads a few KB of the file, with a plain request', () => 
   it('never reads more than a few KB, however many chunks come before a WAV\'s data', async () => {
     const many = Array.from({ length: 8 }, () => chunk('junk', new Uint8Array(20_000)))
     const host = await audioHost(wav([fmt(), ...many], 16_000 * 5))
-    expect(await firstValueFrom(checkAudio$(`${host.url}/a.wav`))).toEqual({ checked: true, format: 'wav', bytes: expect.any(Number) })
+    expect(await firstValueFrom(checkAudio$(`${host.url}/a.wav`, { allowHosts: [host.url] }))).toEqual({ checked: true, format: 'wav', bytes: expect.any(Number) })
     expect(host.sent()).toBeLessThanOrEqual(MAX_PROBE_BYTES)
     expect(MAX_PROBE_BYTES).toBeLessThanOrEqual(6 * 1024)
   })
@@ -79,7 +79,7 @@ describe('checkAudio$: reads a few KB of the file, with a plain request', () => 
   it('a server that ignores ranges and sends all 16 MiB is read for 4 KB only, then the connection is closed', async () => {
     const file = wav([HIGH_RATE], 16 * 1024 * 1024)
     const host = await audioHost(file, { ranges: false })
-    expect(issueOf(await errorOf(checkAudio$(`${host.url}/big.wav`)))).toBe('audio is 16.0 MB; the interface allows at most 15 MB')
+    expect(issueOf(await errorOf(checkAudio$(`${host.url}/big.wav`, { allowHosts: [host.url] })))).toBe('audio is 16.0 MB; the interface allows at most 15 MB')
     const get = host.requests[1]!
     await within(get.closedEarly, 2_000, 'the close of the GET')
     expect(host.sent()).toBeLessThan(file.length)
@@ -87,32 +87,44 @@ describe('checkAudio$: reads a few KB of the file, with a plain request', () => 
 
   it('refuses a PNG named .mp3 by its bytes', async () => {
     const host = await audioHost(concat(PNG, new Uint8Array(3000)))
-    expect(issueOf(await errorOf(checkAudio$(`${host.url}/image.mp3`)))).toBe(
+    expect(issueOf(await errorOf(checkAudio$(`${host.url}/image.mp3`, { allowHosts: [host.url] })))).toBe(
       'audio is not WAV or MP3 (it starts with bytes 89 50 4E 47: a PNG image); the interface allows WAV or MP3',
     )
   })
 
+  it('an ID3 tag header and then zeros is not an MP3, however the server answers: no MPEG frame header was seen', async () => {
+    const tagOnly = id3(60_000).subarray(0, 10) // "ID3", v2.4, a declared size of 60,000 bytes
+    const message = 'audio is not WAV or MP3 (it starts with bytes 49 44 33 04: an ID3 tag with no MPEG audio frame found after it); the interface allows WAV or MP3'
+    const hosts = [
+      fakeHost(concat(tagOnly, new Uint8Array(70_000))), // ranges honoured: the frame's place holds zeros
+      fakeHost(concat(tagOnly, new Uint8Array(70_000)), { honoursRange: () => false }), // ranges ignored: 4 KB of zeros read
+      fakeHost(concat(tagOnly, new Uint8Array(3_000)), { head: { status: 405 }, rangeTotal: false }), // the tag claims more than the file holds, size untold
+      fakeHost(concat(tagOnly, latin1('garbage'.repeat(500)))),
+    ]
+    for (const host of hosts) expect(issueOf(await errorOf(checkAudio$('https://cdn.example.com/a.mp3', { fetch: host.fetch })))).toBe(message)
+  })
+
   it('a length the header does not give is not an error', async () => {
     const host = await audioHost(concat(frame(HEADERS.freeFormat, 417), new Uint8Array(4000)), { head: 'no-length', ranges: false })
-    expect(await firstValueFrom(checkAudio$(`${host.url}/free.mp3`))).toEqual({ checked: true, format: 'mp3', bytes: 4417 })
+    expect(await firstValueFrom(checkAudio$(`${host.url}/free.mp3`, { allowHosts: [host.url] }))).toEqual({ checked: true, format: 'mp3', bytes: 4417 })
   })
 })
 
 describe('checkAudio$: a file that cannot be read', () => {
   it('an HTTP error status: InvalidRequestError naming audio_url and the status', async () => {
     const host = await startServer((_, res) => res.writeHead(404).end())
-    expect(issueOf(await errorOf(checkAudio$(`${host.url}/gone.wav`)))).toMatch(/^could not be read: it answered HTTP 404; check that the URL is public/)
+    expect(issueOf(await errorOf(checkAudio$(`${host.url}/gone.wav`, { allowHosts: [host.url] })))).toMatch(/^could not be read: it answered HTTP 404; check that the URL is public/)
   })
 
   it('a refused connection: InvalidRequestError with the code', async () => {
     const port = await closedPort()
-    expect(issueOf(await errorOf(checkAudio$(`http://127.0.0.1:${port}/a.wav`)))).toMatch(/^could not be read: the connection failed \(ECONNREFUSED\)/)
+    expect(issueOf(await errorOf(checkAudio$(`http://127.0.0.1:${port}/a.wav`, { allowPrivateNetwork: true })))).toMatch(/^could not be read: the connection failed \(ECONNREFUSED\)/)
   })
 
   it('nothing within timeoutMs, on the given scheduler: InvalidRequestError, and the request is aborted', async () => {
     const clock = new VirtualClock()
     const host = await startServer(() => {}) // never answers
-    const o = observe(checkAudio$(`${host.url}/slow.wav`, { timeoutMs: 5_000, scheduler: clock }))
+    const o = observe(checkAudio$(`${host.url}/slow.wav`, { timeoutMs: 5_000, scheduler: clock, allowHosts: [host.url] }))
     const head = await host.request(1)
     await clock.run(4_999)
     expect(o.error).toBeUndefined()
@@ -123,7 +135,7 @@ describe('checkAudio$: a file that cannot be read', () => {
 
   it('unsubscribing aborts the probe: a host stalled mid-body sees the connection close', async () => {
     const host = await audioHost(toneWav(5), { stallAfter: 10 })
-    const o = observe(checkAudio$(`${host.url}/a.wav`))
+    const o = observe(checkAudio$(`${host.url}/a.wav`, { allowHosts: [host.url] }))
     const get = await host.request(2)
     await vi.waitFor(() => expect(host.sent()).toBe(10))
     o.subscription.unsubscribe()
@@ -158,10 +170,10 @@ describe('checkAudio$: a file that cannot be read', () => {
 
   it('takes the global fetch as is (any WHATWG fetch fits AudioFetch)', async () => {
     const host = await audioHost(toneWav(4))
-    expect(await firstValueFrom(checkAudio$(`${host.url}/a.wav`, { fetch: globalThis.fetch }))).toMatchObject({ checked: true, seconds: 4 })
+    expect(await firstValueFrom(checkAudio$(`${host.url}/a.wav`, { fetch: globalThis.fetch, allowHosts: [host.url] }))).toMatchObject({ checked: true, seconds: 4 })
   })
 
-  it('goes through the fetch given, with a plain request: no credentials, no referrer, following redirects', async () => {
+  it('goes through the fetch given, with a plain request: no credentials, no referrer, one hop per request', async () => {
     const file = toneWav(4)
     const seen: AudioRequestInit[] = []
     const fetchAudio: AudioFetch = async (_, init) => {
@@ -171,9 +183,32 @@ describe('checkAudio$: a file that cannot be read', () => {
     }
     expect(await firstValueFrom(checkAudio$('https://cdn.example.com/a.wav', { fetch: fetchAudio }))).toEqual({ checked: true, format: 'wav', seconds: 4, bytes: file.length })
     expect(seen.map(({ signal: _, ...init }) => init)).toEqual([
-      { method: 'HEAD', headers: { 'accept-encoding': 'identity' }, redirect: 'follow', credentials: 'omit', referrerPolicy: 'no-referrer' },
-      { method: 'GET', headers: { range: `bytes=0-${HEAD_BYTES - 1}` }, redirect: 'follow', credentials: 'omit', referrerPolicy: 'no-referrer' },
+      { method: 'HEAD', headers: { 'accept-encoding': 'identity' }, redirect: 'manual', credentials: 'omit', referrerPolicy: 'no-referrer' },
+      { method: 'GET', headers: { range: `bytes=0-${HEAD_BYTES - 1}` }, redirect: 'manual', credentials: 'omit', referrerPolicy: 'no-referrer' },
     ])
+  })
+})
+
+describe('checkAudio$: private addresses are refused unless allowed', () => {
+  const PRIVATE = 'refers to a private address (loopback); rxgate does not fetch private networks unless the host is in allowHosts or allowPrivateNetwork is true'
+
+  it('a host on loopback: refused as it is (not "could not be read"), and the host sees nothing', async () => {
+    const host = await audioHost(toneWav(5))
+    const error = await errorOf(checkAudio$(`${host.url}/voice.wav?token=s3cr3t`))
+    expect(issueOf(error)).toBe(PRIVATE)
+    expect((error as Error).message).not.toContain('s3cr3t')
+    expect(host.requests).toEqual([])
+    expect(await firstValueFrom(checkAudio$(`${host.url}/voice.wav`, { allowPrivateNetwork: true }))).toMatchObject({ checked: true, seconds: 5 })
+  })
+
+  it('with a fetch of the caller\'s own: addresses in URLs and at each redirect are checked, the fetch is not called for them', async () => {
+    const fetchAudio = vi.fn<AudioFetch>(async () => new Response(null, { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' } }))
+    expect(issueOf(await errorOf(checkAudio$('http://[::1]:8080/a.wav', { fetch: fetchAudio })))).toBe(PRIVATE)
+    expect(fetchAudio).not.toHaveBeenCalled()
+    expect(issueOf(await errorOf(checkAudio$('https://cdn.example.com/a.wav', { fetch: fetchAudio })))).toBe(
+      'redirects to a private address (link-local); rxgate does not fetch private networks unless the host is in allowHosts or allowPrivateNetwork is true',
+    )
+    expect(fetchAudio.mock.calls.map(([url, init]) => [url, init.redirect])).toEqual([['https://cdn.example.com/a.wav', 'manual']])
   })
 })
 

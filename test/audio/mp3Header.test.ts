@@ -95,10 +95,10 @@ describe('MP3 header: ID3v2 skipped by its size, then a frame; the length from X
     expect(wholeAnswer(frame([0xff, 0xeb, 0x90, 0x44], 417))).toEqual({ format: 'other', start: Uint8Array.of(0xff, 0xeb, 0x90, 0x44, 0, 0, 0, 0) })
   })
 
-  it('a tag longer than the bytes known: asks for the frame where the tag ends; without it, an MP3 of unknown length', () => {
+  it('a tag longer than the bytes known: asks for the frame where the tag ends; without it, not an MP3 (no frame header was seen)', () => {
     const file = concat(id3(60_000), frame(HEADERS.mpeg1Mono, 417, { at: 21, bytes: xing('Info', 300) }))
     const head = file.subarray(0, 4096)
-    expect(sniffAudio(prefixOf(head))).toEqual({ need: { offset: 60_010, length: 4 }, otherwise: { format: 'mp3' } })
+    expect(sniffAudio(prefixOf(head))).toEqual({ need: { offset: 60_010, length: 4 }, otherwise: { format: 'other', start: head.subarray(0, 8) } })
     const known = byteWindows()
     known.add(0, head)
     known.add(60_010, file.subarray(60_010, 60_010 + 512))

@@ -52,7 +52,7 @@ describe('textToVideo$ checks audio_url before the creation POST (against the si
   it('an unreachable URL is a typed error, and nothing is created: a refused connection, a 404', async () => {
     const sim = await simulator({ timeScale: FROZEN })
     const port = await closedPort()
-    const refused = await errorOf(gatewayFor(sim).textToVideo$({ prompt: 'A fox', audio_url: `http://127.0.0.1:${port}/voice.wav` }))
+    const refused = await errorOf(gatewayFor(sim, { allowHosts: [`127.0.0.1:${port}`] }).textToVideo$({ prompt: 'A fox', audio_url: `http://127.0.0.1:${port}/voice.wav` }))
     expect(audioIssues(refused)[0]).toMatch(/^could not be read: the connection failed \(ECONNREFUSED\)/)
     const missing = await errorOf(gatewayFor(sim).textToVideo$({ prompt: 'A fox', audio_url: sim.sampleUrl('no-such.wav') }))
     expect(audioIssues(missing)[0]).toMatch(/^could not be read: it answered HTTP 404/)
@@ -80,7 +80,7 @@ describe('textToVideo$ checks audio_url before the creation POST (against the si
   it('never sends the gateway\'s Authorization (or any header of the client) to the audio host', async () => {
     const sim = await simulator({ timeScale: FROZEN })
     const host = await audioHost(toneWav(5))
-    const gateway = gatewayFor(sim, { headers: { 'x-team': 'audio' } })
+    const gateway = gatewayFor(sim, { headers: { 'x-team': 'audio' }, allowHosts: [host.url] })
     expect((await firstValueFrom(gateway.textToVideo$({ prompt: 'A fox', audio_url: `${host.url}/voice.wav` }))).type).toBe('created')
     expect(host.requests.map((r) => r.method)).toEqual(['HEAD', 'GET'])
     for (const { headers } of host.requests) {
@@ -94,8 +94,8 @@ describe('textToVideo$ checks audio_url before the creation POST (against the si
   it('honours the client\'s timeoutMs on the client\'s scheduler; unsubscribing aborts the probe; no POST either way', async () => {
     const sim = await simulator({ timeScale: FROZEN })
     const clock = new VirtualClock()
-    const client = createClient({ baseUrl: sim.url, apiKey: sim.apiKey, timeoutMs: 8_000, scheduler: clock, taskPoll: FAST_TASK_POLL })
     const stalled = await startServer(() => {})
+    const client = createClient({ baseUrl: sim.url, apiKey: sim.apiKey, timeoutMs: 8_000, scheduler: clock, taskPoll: FAST_TASK_POLL, allowHosts: [stalled.url] })
     const timedOut = observe(textToVideo$(client, { prompt: 'A fox', audio_url: `${stalled.url}/a.wav` }))
     const head = await stalled.request(1)
     await clock.run(8_000)

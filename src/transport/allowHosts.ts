@@ -1,0 +1,80 @@
+/** Where rxgate may fetch private addresses; shared by every option that reaches URLs rxgate did not choose. */
+export interface PublicNetworkOptions {
+  /**
+   * Hosts reachable even at private addresses: a hostname (`files.internal`,
+   * any port), a `host:port` (`127.0.0.1:8080`, `[::1]:8080`), or an origin
+   * (`http://127.0.0.1:8080`: that scheme, host and port only).
+   */
+  readonly allowHosts?: readonly string[]
+  /** Every address allowed, private ones included (for development). Default false. */
+  readonly allowPrivateNetwork?: boolean
+}
+
+/** One `allowHosts` entry, read: the hostname as a URL spells it (lower case, IPv6 in brackets), and the port and scheme when given. */
+interface AllowedHost {
+  readonly hostname: string
+  readonly port?: string
+  readonly protocol?: string
+}
+
+const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443' }
+
+/**
+ * What is wrong with an `allowHosts` value at `path`, or undefined: it must
+ * be an array of non-empty strings without whitespace, each a hostname, a
+ * `host:port` or an origin.
+ *
+ * @example
+ * ```ts
+ * allowHostsIssue('allowHosts', ['files.internal', 'http://127.0.0.1:8080']) // undefined
+ * allowHostsIssue('allowHosts', ['files internal'])
+ * // { path: 'allowHosts[0]', message: 'must be a hostname, a host:port or an origin such as http://127.0.0.1:8080, without whitespace (got "files internal")' }
+ * ```
+ */
+export function allowHostsIssue(path: string, value: unknown): { path: string; message: string } | undefined {
+  if (!Array.isArray(value)) return { path, message: `must be an array of hostnames, host:port or origins (got ${value === null ? 'null' : `a ${typeof value}`})` }
+  const bad = value.findIndex((entry) => typeof entry !== 'string' || !/^\S+$/.test(entry) || readEntry(entry) === undefined)
+  if (bad < 0) return undefined
+  return { path: `${path}[${bad}]`, message: `must be a hostname, a host:port or an origin such as http://127.0.0.1:8080, without whitespace (got ${JSON.stringify(value[bad])})` }
+}
+
+/**
+ * Whether `url` may be fetched without the address checks: its host is in
+ * `allowHosts`, or `allowPrivateNetwork` is true.
+ *
+ * @example
+ * ```ts
+ * isAllowedHost(new URL('http://127.0.0.1:8080/a.wav'), { allowHosts: ['127.0.0.1:8080'] }) // true
+ * isAllowedHost(new URL('http://127.0.0.1:9090/a.wav'), { allowHosts: ['127.0.0.1:8080'] }) // false: another port
+ * ```
+ */
+export function isAllowedHost(url: URL, options: PublicNetworkOptions): boolean {
+  if (options.allowPrivateNetwork === true) return true
+  const port = url.port || DEFAULT_PORTS[url.protocol]
+  return (options.allowHosts ?? []).some((entry) => {
+    const allowed = readEntry(entry)
+    if (!allowed || allowed.hostname !== url.hostname.replace(/\.$/, '')) return false
+    return (allowed.port === undefined || allowed.port === port) && (allowed.protocol === undefined || allowed.protocol === url.protocol)
+  })
+}
+
+/** Reads an entry through the URL parser, so that it is spelled as the URLs it is compared with (`LOCALHOST.` and `localhost` alike, `[::1]` for `::1`). */
+function readEntry(entry: string): AllowedHost | undefined {
+  try {
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(entry)) {
+      const url = new URL(entry)
+      if (!DEFAULT_PORTS[url.protocol] || url.pathname !== '/' || url.search || url.username) return undefined
+      return { hostname: trimDot(url.hostname), port: url.port || DEFAULT_PORTS[url.protocol], protocol: url.protocol }
+    }
+    // A bare IPv6 address has colons of its own: bracket it before the URL parser sees it.
+    const spelled = /^[0-9a-f:.]*:[0-9a-f:.]*:[0-9a-f:.]*$/i.test(entry) ? `[${entry}]` : entry
+    const port = /:(\d{1,5})$/.exec(spelled)?.[1]
+    const url = new URL(`http://${port === undefined ? spelled : spelled.slice(0, -port.length - 1)}`)
+    if (url.pathname !== '/' || url.search || url.username || url.port || (port !== undefined && Number(port) > 65_535)) return undefined
+    return { hostname: trimDot(url.hostname), ...(port === undefined ? {} : { port: String(Number(port)) }) }
+  } catch {
+    return undefined
+  }
+}
+
+const trimDot = (hostname: string): string => hostname.replace(/\.$/, '')
