@@ -87,7 +87,7 @@ export function bot$(gateway: Gateway, options: BotOptions, view: BotView): Obse
           return throwError(() => new Error(`The video URL of task ${done.taskId} has expired; read it again with: rxgate task t2vSpark ${done.taskId}`))
         }
         const file = join(options.outDir, `${done.taskId}.mp4`)
-        return download$(url, file).pipe(map((bytes) => ({ prompt, taskId: done.taskId, urls: done.urls, file, bytes })))
+        return download$(url, file, { allowHosts: [gateway.client.baseUrl] }).pipe(map((bytes) => ({ prompt, taskId: done.taskId, urls: done.urls, file, bytes })))
       }),
     )
 }

@@ -55,13 +55,13 @@ export function video(
   if (flags.duration) body.duration = Number(flags.duration)
   if (flags.audio) body.audio_url = flags.audio
   // The audio preflight's finding is shown before anything is created; the task is then created without a second probe.
-  const preflight$ = flags.audio ? audioPreflight$(flags.audio).pipe(tap((line) => io.progress.line(line)), ignoreElements()) : of()
+  const preflight$ = flags.audio ? audioPreflight$(flags.audio, [new URL(gateway.client.baseUrl).origin, ...(gateway.client.allowHosts ?? [])]).pipe(tap((line) => io.progress.line(line)), ignoreElements()) : of()
   const events$ = concat(preflight$, gateway.textToVideo$(body as TextToVideoRequest, { checkAudio: false })).pipe(tap((e) => showTask(e, io)))
   const out = flags.out
   if (!out) return { run$: events$, print: (e) => printTask(e, io) }
   // With --out, the video is saved before the command ends (its URL expires).
   return {
-    run$: events$.pipe(concatMap((event) => (event.type !== 'completed' ? of(event) : saveVideo$(event, out, io)))),
+    run$: events$.pipe(concatMap((event) => (event.type !== 'completed' ? of(event) : saveVideo$(event, out, io, gateway.client.baseUrl)))),
     print: (e) => printTask(e, io),
   }
 }
@@ -102,10 +102,11 @@ export function bot(gateway: Gateway, flags: { topic: string; model: string; out
   }
 }
 
-function saveVideo$(done: Extract<TaskEvent, { type: 'completed' }>, out: string, io: Io): Observable<CompletedView> {
+/** Saves the video; the gateway's own origin may be at a private address (a local simulator serves its results itself). */
+function saveVideo$(done: Extract<TaskEvent, { type: 'completed' }>, out: string, io: Io, baseUrl: string): Observable<CompletedView> {
   const file = join(out, `${done.taskId}.mp4`)
   const onProgress = (p: { bytes: number; total: number | undefined }) => io.progress.bar(`Downloading ${file}`, p.bytes, p.total)
-  return download$(done.urls[0]!, file, { ...(done.expiresAt ? { expiresAt: done.expiresAt } : {}), onProgress }).pipe(
+  return download$(done.urls[0]!, file, { ...(done.expiresAt ? { expiresAt: done.expiresAt } : {}), onProgress, allowHosts: [baseUrl] }).pipe(
     tap((bytes) => io.progress.line(`Saved ${bytes} bytes to ${file}`)),
     map((bytes) => ({ ...done, file, bytes })),
   )

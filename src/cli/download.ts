@@ -8,6 +8,12 @@ export interface CliDownloadOptions {
   readonly expiresAt?: Date
   /** Told as bytes arrive (the CLI draws its progress bar from it). */
   readonly onProgress?: (progress: DownloadProgress) => void
+  /**
+   * Hosts reachable at a private address, as `download$` takes them; a URL
+   * counts for its origin. The CLI passes the gateway's `baseUrl`: a local
+   * gateway or simulator serves its results itself.
+   */
+  readonly allowHosts?: readonly string[]
 }
 
 /**
@@ -16,11 +22,17 @@ export interface CliDownloadOptions {
  * the final name, aborted on unsubscribe), then emits the file's size in bytes.
  */
 export function download$(url: string, file: string, options: CliDownloadOptions = {}): Observable<number> {
-  return downloadEvents$(url, file, options.expiresAt ? { expiresAt: options.expiresAt } : {}).pipe(
+  const allowHosts = options.allowHosts?.map(originOf)
+  return downloadEvents$(url, file, { ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}), ...(allowHosts ? { allowHosts } : {}) }).pipe(
     tap((event) => {
       if (event.type === 'progress') options.onProgress?.(event)
     }),
     filter((event): event is DownloadSaved => event.type === 'saved'),
     map((saved) => saved.bytes),
   )
+}
+
+/** A URL's origin (a `baseUrl` may carry a path, which `allowHosts` does not take); anything else as it is. */
+function originOf(entry: string): string {
+  return URL.canParse(entry) && /^https?:/i.test(entry) ? new URL(entry).origin : entry
 }

@@ -2,6 +2,7 @@ import { asyncScheduler, Observable } from 'rxjs'
 import { asGatewayError } from '../errors/GatewayError.js'
 import { InvalidRequestError } from '../errors/InvalidRequestError.js'
 import { ResultExpiredError } from '../errors/ResultExpiredError.js'
+import { allowHostsIssue } from '../transport/allowHosts.js'
 import { openSink } from './sink.js'
 import { Transfer } from './transfer.js'
 import type { DownloadEvent, DownloadOptions, DownloadTarget } from './types.js'
@@ -13,17 +14,29 @@ import type { DownloadEvent, DownloadOptions, DownloadTarget } from './types.js'
  * `{ type: 'saved', bytes, file | blob, resumed, restarted }`, then completes.
  *
  * - With `expiresAt` passed (a completed `TaskEvent`'s), it fails at once
- *   with `ResultExpiredError`, before any request; a server answering 410 does too.
+ *   with `ResultExpiredError`, before any request; a server answering 410,
+ *   or 400/403 with a body saying the signature expired, does too.
  * - Sends no `Authorization` header, nor any header of a client: result
  *   URLs are signed, and the key must not travel to the host serving them.
+ * - The URL is not rxgate's: a private, loopback or link-local address (a
+ *   redirect's too) is refused with `InvalidRequestError`, unless
+ *   `allowHosts` names it or `allowPrivateNetwork` is set. A refusal ends
+ *   the download at once. A `transport` of your own does its own checks.
  * - A transfer that breaks (or goes silent for `timeoutMs`) is picked up
- *   where it broke with `Range: bytes=<n>-`, when the server serves ranges
- *   (`Accept-Ranges: bytes`) and its 206 has the expected `Content-Range`;
- *   otherwise it begins again from byte 0 (a `Writable` cannot: then it
- *   fails). `retries` breaks in a row are survived, the first at once.
+ *   where it broke with `Range: bytes=<n>-` and `If-Range`, when the server
+ *   serves ranges (`Accept-Ranges: bytes`), its first reply gave a validator
+ *   (a strong `ETag` or `Last-Modified`), and its 206 has the expected
+ *   `Content-Range` and the same `ETag` and `Last-Modified`; otherwise it
+ *   begins again from byte 0 (a `Writable` cannot: then it fails). Two
+ *   versions of a file are never spliced. `retries` caps the requests after
+ *   the first, in all: at most `retries + 1`; the first retry goes at once.
+ * - A body longer than its `Content-Length` or `Content-Range` fails the
+ *   download: the file would not be the original.
  * - A file is written under a temporary name in the same folder and renamed
  *   when complete. Unsubscribing, or a failure, aborts the request and
  *   removes the temporary file: the final name never holds a partial file.
+ * - Errors name the URL's path, never its query; a server's error body is
+ *   masked of anything that may echo the signature.
  * - Each chunk is written before the next is read, so a slow disk or stream
  *   slows the transfer (TCP backpressure) instead of filling memory.
  *
@@ -66,6 +79,11 @@ function checkedPath(url: string, options: DownloadOptions): string {
   if (!parsed || !/^https?:$/.test(parsed.protocol)) throw new InvalidRequestError([{ path: 'url', message: 'must be an http:// or https:// URL' }], 'download')
   if (options.retries !== undefined && !(Number.isInteger(options.retries) && options.retries >= 0)) {
     throw new InvalidRequestError([{ path: 'retries', message: `must be an integer of at least 0 (got ${options.retries})` }], 'download')
+  }
+  const hosts = options.allowHosts === undefined ? undefined : allowHostsIssue('allowHosts', options.allowHosts)
+  if (hosts) throw new InvalidRequestError([hosts], 'download')
+  if (options.allowPrivateNetwork !== undefined && typeof options.allowPrivateNetwork !== 'boolean') {
+    throw new InvalidRequestError([{ path: 'allowPrivateNetwork', message: `must be true or false (got ${typeof options.allowPrivateNetwork})` }], 'download')
   }
   return parsed.pathname
 }

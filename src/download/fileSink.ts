@@ -1,6 +1,6 @@
 import type { FileHandle } from 'node:fs/promises'
 import { GatewayError } from '../errors/GatewayError.js'
-import { InvalidRequestError } from '../errors/InvalidRequestError.js'
+import { nodeModules } from './nodeModules.js'
 import type { Sink } from './sinkTypes.js'
 
 /**
@@ -76,15 +76,4 @@ export function fileSink(file: string): Sink {
         await fs.rm(temp, { force: true }).catch(() => {})
       }).catch(() => {}),
   }
-}
-
-/**
- * Node's file system and path modules, taken at run time rather than
- * imported: nothing reachable from the main entry imports a `node:` module,
- * so a bundler can build it for any platform.
- */
-function nodeModules(): { fs: typeof import('node:fs/promises'); path: typeof import('node:path') } {
-  const get = (globalThis as { process?: { getBuiltinModule?: NodeJS.Process['getBuiltinModule'] } }).process?.getBuiltinModule
-  if (!get) throw new InvalidRequestError([{ path: 'target', message: 'a file path needs Node 20.16 or later; elsewhere pass { blob: true } or a stream' }], 'download target')
-  return { fs: get('node:fs/promises'), path: get('node:path') }
 }

@@ -1,6 +1,8 @@
-import { concatMap, filter, from, map, mergeMap, pipe, type OperatorFunction } from 'rxjs'
+import { concatMap, filter, from, map, mergeMap, pipe, throwError, type OperatorFunction } from 'rxjs'
 import type { TaskEvent } from '../operators/pollTask.js'
+import { InvalidRequestError } from '../errors/InvalidRequestError.js'
 import { download$ } from './download$.js'
+import { resultFile } from './resultFile.js'
 import type { DownloadEvent, DownloadOptions } from './types.js'
 
 /** Options of {@link saveResults}: those of `download$` (its `expiresAt` comes from each event), and how many tasks save at once. */
@@ -25,7 +27,11 @@ export type SaveResultsEvent = DownloadEvent & {
  * are let go. Emits each file's `progress` and `saved` events with `taskId`,
  * `index` and `file`; completes when the source has and every file is saved.
  * A URL already past its `expiresAt` fails with `ResultExpiredError` before
- * any request. Unsubscribing aborts the downloads and leaves no partial file.
+ * any request. A task id that is neither a UUID nor a plain name (letters,
+ * digits, `_`, `-`), or a file that would land outside `dir`, fails with
+ * `InvalidRequestError` before any request. Downloads take the options of
+ * `download$`: a result host at a private address (a local simulator) needs
+ * `allowHosts`. Unsubscribing aborts the downloads and leaves no partial file.
  *
  * @example
  * ```ts
@@ -37,7 +43,8 @@ export type SaveResultsEvent = DownloadEvent & {
  * ```
  */
 export function saveResults(dir: string, options: SaveResultsOptions = {}): OperatorFunction<TaskEvent, SaveResultsEvent> {
-  const { concurrency = 4, ...download } = options
+  if (typeof dir !== 'string') throw new InvalidRequestError([{ path: 'dir', message: `must be a folder path (got ${dir === null ? 'null' : typeof dir})` }], 'saveResults')
+  const { concurrency = 4, ...download } = options ?? {}
   const folder = dir.replace(/[\\/]+$/, '') || '.'
   return pipe(
     filter((event): event is Extract<TaskEvent, { type: 'completed' }> => event.type === 'completed'),
@@ -45,8 +52,13 @@ export function saveResults(dir: string, options: SaveResultsOptions = {}): Oper
       (done) =>
         from(done.urls.map((url, i) => ({ url, index: i + 1 }))).pipe(
           concatMap(({ url, index }) => {
-            // Only video results carry `expiresAt`: it tells the kind where the URL does not.
-            const file = `${folder}/${done.taskId}-${index}.${extensionOf(url, done.expiresAt ? 'mp4' : 'png')}`
+            let file: string
+            try {
+              // Only video results carry `expiresAt`: it tells the kind where the URL does not.
+              file = resultFile(folder, done.taskId, index, extensionOf(url, done.expiresAt ? 'mp4' : 'png'))
+            } catch (error) {
+              return throwError(() => error)
+            }
             const expiry = done.expiresAt ? { expiresAt: done.expiresAt } : {}
             return download$(url, file, { ...download, ...expiry }).pipe(map((event): SaveResultsEvent => ({ ...event, taskId: done.taskId, index, file })))
           }),

@@ -1,4 +1,5 @@
 import type { SchedulerLike, Subscriber, Subscription } from 'rxjs'
+import { ConnectionError } from '../errors/ConnectionError.js'
 import { asGatewayError, GatewayError } from '../errors/GatewayError.js'
 import { TimeoutError } from '../errors/TimeoutError.js'
 import { DEFAULTS } from '../policy/defaults.js'
@@ -6,13 +7,14 @@ import { retryWait } from '../policy/delays.js'
 import { isTransient } from '../policy/retryable.js'
 import { AbortSwitch } from '../transport/abort.js'
 import { connectionError } from '../transport/exchange.js'
-import { fetchTransport } from '../transport/fetchTransport.js'
 import type { Transport } from '../transport/types.js'
+import { downloadTransport } from './downloadTransport.js'
 import { openPart, type Part } from './openPart.js'
+import { SilenceWatch } from './silence.js'
 import type { Sink } from './sinkTypes.js'
 import type { DownloadEvent, DownloadOptions } from './types.js'
 
-/** One download: attempts in a row until the whole file is written, or a failure that is not a break. */
+/** One download: requests one after another until the whole file is written, a failure that is not a break, or `retries` spent. */
 export class Transfer {
   private readonly transport: Transport
   private readonly retries: number
@@ -22,13 +24,13 @@ export class Transfer {
   private total: number | undefined
   private ranges = false
   private validator: string | undefined
+  /** `ETag` and `Last-Modified` of the reply the written bytes began with. */
+  private version: string | undefined
   private resumed = 0
   private restarted = 0
   private stopped = false
   private attempt: AbortSwitch | undefined
-  private stalled = false
-  private lastByteAt = 0
-  private timer: Subscription | undefined
+  private readonly silence: SilenceWatch
   private pause: Subscription | undefined
 
   constructor(
@@ -39,16 +41,17 @@ export class Transfer {
     private readonly scheduler: SchedulerLike,
     private readonly out: Subscriber<DownloadEvent>,
   ) {
-    this.transport = options.transport ?? fetchTransport(options.fetch ?? ((input, init) => globalThis.fetch(input, init)))
+    this.transport = downloadTransport(options)
     this.retries = options.retries ?? 3
     this.timeoutMs = options.timeoutMs ?? 60_000
+    this.silence = new SilenceWatch(scheduler, this.timeoutMs)
     this.spec = { method: 'GET', path }
   }
 
   async run(): Promise<void> {
     let type: string | undefined
-    for (let breaks = 0; ; ) {
-      const before = this.written
+    // `retries` caps the requests after the first, whatever failed and however many bytes came: at most retries + 1 in all.
+    for (let retry = 0; ; ) {
       try {
         const part = await this.open()
         if (!part) throw connectionError(this.spec, new Error('the server answered a byte range that does not fit the file'), true)
@@ -60,12 +63,12 @@ export class Transfer {
         throw connectionError(this.spec, new Error('the body ended early'), true)
       } catch (error) {
         if (this.stopped) return
-        const failure = this.stalled ? new TimeoutError('GET', this.path, this.timeoutMs) : error
+        const failure = this.silence.stalled ? new TimeoutError('GET', this.path, this.timeoutMs) : error
         this.attempt?.abort()
         this.attempt = undefined
-        if (this.written > before) breaks = 0
-        // The first break is taken up at once (a dropped connection rarely means a busy server); later ones wait.
-        const delay = ++breaks > this.retries || !isTransient(failure) ? undefined : breaks === 1 && !hasRetryAfter(failure) ? 0 : retryWait(failure, breaks - 1, DEFAULTS.retry)
+        this.silence.release()
+        // The first retry goes at once (a dropped connection rarely means a busy server); later ones wait.
+        const delay = ++retry > this.retries || !isTransient(failure) ? undefined : retry === 1 && !hasRetryAfter(failure) ? 0 : retryWait(failure, retry - 1, DEFAULTS.retry)
         if (delay === undefined) return this.fail(failure)
         if (delay > 0 && !(await this.wait(delay))) return
       }
@@ -89,28 +92,34 @@ export class Transfer {
     void this.sink.discard()
   }
 
-  /** Asks for the rest of the file (or the whole of it) and decides where the answer fits. */
+  /**
+   * Asks for the rest of the file (or the whole of it) and decides where the
+   * answer fits. The rest is asked for only when the first reply gave a
+   * validator (a strong `ETag` or `Last-Modified`): without one, a changed
+   * file could not be told from the same one, so the file starts over.
+   */
   private async open(): Promise<Part | undefined> {
     const abort = (this.attempt = new AbortSwitch())
-    this.stalled = false
-    this.watch()
-    const from = this.ranges ? this.written : 0
+    this.silence.watch(abort)
+    const from = this.ranges && this.validator !== undefined ? this.written : 0
     const part = await openPart(this.transport, this.url, this.path, from, this.validator, abort)
-    if (!part) {
-      abort.abort()
-      this.ranges = false
-      return undefined
-    }
-    const resized = from > 0 && this.total !== undefined && part.total !== undefined && part.total !== this.total
-    if (part.start === from && !resized) {
-      if (from > 0) this.resumed++
-      else if (this.written > 0) await this.restart()
-    } else if (part.start === 0) {
-      // The whole file again: the server ignored Range, or the file changed.
-      await this.restart()
+    if (part && from > 0 && part.start === from) {
+      const resized = this.total !== undefined && part.total !== undefined && part.total !== this.total
+      if (part.version !== this.version || resized) {
+        // Another version of the file (a server that ignored If-Range): its bytes must never follow ours.
+        abort.abort()
+        this.ranges = false
+        await this.restart()
+        throw new ConnectionError('GET', this.path, 'the file changed on the server during the download (its ETag, Last-Modified or size differ); it is downloaded again from byte 0', true)
+      }
+      this.resumed++
+    } else if (part?.start === 0) {
+      // The whole file again: the first request, a server that ignored Range, or a file that changed.
+      if (this.written > 0) await this.restart()
       this.total = part.total
+      this.version = part.version
     } else {
-      // A range other than the one asked for, or one of a file that changed size: trust none of it.
+      // No answer to start from, or a range other than the one asked for: trust none of it.
       abort.abort()
       this.ranges = false
       return undefined
@@ -125,7 +134,7 @@ export class Transfer {
   private async restart(): Promise<void> {
     if (!(await this.sink.restart())) {
       throw new GatewayError(
-        `GET ${this.path}: the transfer broke after ${this.written} bytes and the server would not resume it; a stream cannot be rewound to begin again. Download to a file or a Blob to allow starting over.`,
+        `GET ${this.path}: the transfer broke after ${this.written} bytes and could not be resumed safely; a stream cannot be rewound to begin again. Download to a file or a Blob to allow starting over.`,
       )
     }
     this.written = 0
@@ -135,6 +144,8 @@ export class Transfer {
   /** Writes the body chunk by chunk; the next chunk is read only once the target has taken this one. */
   private async pump(part: Part): Promise<void> {
     const chunks = part.res.body[Symbol.asyncIterator]()
+    // No byte may land past what the reply announced: a longer body would make a file larger than the original.
+    const limit = Math.min(part.end ?? Number.POSITIVE_INFINITY, this.total ?? Number.POSITIVE_INFINITY)
     for (;;) {
       let step: IteratorResult<Uint8Array>
       try {
@@ -143,7 +154,8 @@ export class Transfer {
         throw connectionError(this.spec, error, true)
       }
       if (step.done || this.stopped) return
-      this.lastByteAt = this.scheduler.now()
+      this.silence.heard()
+      if (this.written + step.value.byteLength > limit) throw this.overrun(limit)
       await this.sink.write(step.value)
       this.written += step.value.byteLength
       if (this.stopped) return
@@ -152,22 +164,10 @@ export class Transfer {
     }
   }
 
-  /** One timer per download, for silence: it looks at the time of the last byte rather than being reset by each. */
-  private watch(): void {
-    this.lastByteAt = this.scheduler.now()
-    if (this.timer) return
-    const check = () => {
-      this.timer = undefined
-      if (this.stopped) return
-      const quiet = this.scheduler.now() - this.lastByteAt
-      if (this.attempt && !this.stalled && quiet >= this.timeoutMs) {
-        this.stalled = true
-        this.attempt.abort()
-      }
-      const left = this.attempt && !this.stalled ? this.timeoutMs - quiet : this.timeoutMs
-      this.timer = this.scheduler.schedule(check, Math.max(1, left))
-    }
-    this.timer = this.scheduler.schedule(check, this.timeoutMs)
+  private overrun(limit: number): GatewayError {
+    return new GatewayError(
+      `GET ${this.path}: the server sent more than the ${limit} bytes it announced (Content-Length or Content-Range); the download is given up and its partial file removed, as a longer file would not be the original.`,
+    )
   }
 
   private wait(ms: number): Promise<boolean> {
@@ -182,8 +182,7 @@ export class Transfer {
 
   private end(): void {
     this.pause?.unsubscribe()
-    this.timer?.unsubscribe()
-    this.timer = undefined
+    this.silence.stop()
     this.attempt?.abort()
   }
 }

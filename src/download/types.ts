@@ -43,7 +43,7 @@ export interface DownloadSaved {
   readonly blob?: Blob
   /** Transfers picked up where they broke, with an HTTP `Range` request. */
   readonly resumed: number
-  /** Transfers begun again from byte 0 (the server ignored `Range`, or the file changed). */
+  /** Transfers begun again from byte 0 (the server ignored `Range`, gave no validator to resume with, or the file changed). */
   readonly restarted: number
 }
 
@@ -57,13 +57,35 @@ export interface DownloadOptions {
    * passed, the download fails at once with `ResultExpiredError`, before any request.
    */
   readonly expiresAt?: Date | number | string
-  /** Breaks in a row (no new byte in between) survived by resuming or starting over. Default 3. */
+  /**
+   * Requests after the first, in all, whatever failed (a break, silence, a
+   * 5xx, a range that did not fit, a file that changed) and however many
+   * bytes came in between: `retries: N` sends at most N + 1 requests for
+   * the download. Past it, the download fails with the last error. Default 3.
+   */
   readonly retries?: number
   /** Longest silence (no byte) before the transfer counts as broken and is resumed. Default 60,000 ms. */
   readonly timeoutMs?: number
-  /** A `fetch` to download with. Default: `globalThis.fetch` (which follows redirects, as signed URLs often need). */
+  /**
+   * Hosts the download may reach even at a private, loopback or link-local
+   * address: a hostname (`files.internal`), a `host:port`, or an origin
+   * (`http://127.0.0.1:8080`, e.g. a local gateway's `baseUrl`). Every other
+   * such address, a redirect's included, is refused with `InvalidRequestError`.
+   */
+  readonly allowHosts?: readonly string[]
+  /** Allow every address, private ones included (for development). Default false. */
+  readonly allowPrivateNetwork?: boolean
+  /**
+   * A `fetch` to download with. Its hops are checked like the default's
+   * (redirects followed one at a time, each checked). Default: a fetch that
+   * connects only to the address it checked.
+   */
   readonly fetch?: typeof globalThis.fetch
-  /** A transport of your own (see `Transport`); takes precedence over `fetch`. No header of any client is added. */
+  /**
+   * A transport of your own (see `Transport`); takes precedence over `fetch`.
+   * No header of any client is added. Which addresses it may reach is its own
+   * business: `allowHosts` and `allowPrivateNetwork` do not apply to it.
+   */
   readonly transport?: Transport
   /** A `Writable` target is ended when the download completes. Default true. */
   readonly end?: boolean

@@ -36,7 +36,9 @@ async function serve(call: Call, env: SimEnv): Promise<void> {
   }
   const file = index === undefined ? fileOf(SAMPLE_MP4, 'video/mp4') : fileOf(solidPng(64, 36, colourOf(`${id}-${index}`)), 'image/png')
   const drop = env.faults.current.dropDownloadAt?.bytes
-  await serveFile(call, file, { headers: { 'cache-control': 'private, max-age=3600' }, ...(drop === undefined ? {} : { dropAfter: drop }) })
+  // A strong validator: a client resumes a broken download only when it can tell the file did not change.
+  const etag = `"${id}${index === undefined ? '' : `-${index}`}"`
+  await serveFile(call, file, { headers: { 'cache-control': 'private, max-age=3600', etag }, ...(drop === undefined ? {} : { dropAfter: drop }) })
 }
 
 function fits(task: Task, index: number | undefined): boolean {

@@ -29,11 +29,16 @@ const CHUNK = 64 * 1024
  * (`bytes=a-b`, `bytes=a-`, `bytes=-n`) as a 206 with `Content-Range`, an
  * unsatisfiable one as a 416 with `Content-Range: bytes * /size`; a Range
  * header it cannot read is ignored (200), as HTTP allows. `HEAD` gets the
- * headers only. The body is written in 64 KiB chunks with backpressure.
+ * headers only. An `If-Range` other than the file's `etag` or
+ * `last-modified` header gets the whole file. The body is written in 64 KiB
+ * chunks with backpressure.
  */
 export async function serveFile(call: Call, file: VirtualFile, options: ServeOptions = {}): Promise<void> {
   const base = { 'content-type': file.type, 'accept-ranges': 'bytes', ...options.headers }
-  const range = rangeOf(call.req.headers.range, file.size)
+  // `If-Range` that does not name this file's validator asks for the whole file (RFC 9110, 13.1.5).
+  const ifRange = call.req.headers['if-range']
+  const current = ifRange === undefined || ifRange === options.headers?.etag || ifRange === options.headers?.['last-modified']
+  const range = current ? rangeOf(call.req.headers.range, file.size) : undefined
   if (range === 'unsatisfiable') {
     call.log.status = 416
     call.res.writeHead(416, { 'content-range': `bytes */${file.size}`, 'content-length': 0 })

@@ -14,7 +14,7 @@ import { VirtualClock } from '../helpers/clock.js'
 import { collect, observe } from '../helpers/collect.js'
 import { fakeGateway } from '../helpers/fakeTransport.js'
 import { waitFor, within } from '../helpers/server.js'
-import { fileHost } from './fileHost.js'
+import { fileHost, type FileHost } from './fileHost.js'
 
 async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'rxgate-download-'))
@@ -24,11 +24,14 @@ async function tempDir(): Promise<string> {
 
 const saved = (values: DownloadEvent[]) => values.at(-1) as DownloadSaved
 
+/** The options a user passes to download from a host on this machine: the host named in `allowHosts`. */
+const local = (host: FileHost) => ({ allowHosts: [host.server.url] })
+
 describe('download$ to a file', () => {
   it('saves the bytes, emitting progress up to the total, then saved', async () => {
     const host = await fileHost()
     const dir = await tempDir()
-    const { values, completed } = await collect(download$(host.url, join(dir, 'v.mp4')))
+    const { values, completed } = await collect(download$(host.url, join(dir, 'v.mp4'), local(host)))
     expect(completed).toBe(true)
     expectBytes(await readFile(join(dir, 'v.mp4')), host.bytes)
     const progress = values.filter((e) => e.type === 'progress')
@@ -42,7 +45,7 @@ describe('download$ to a file', () => {
   it('never sends an Authorization header (result URLs are signed)', async () => {
     const host = await fileHost({ dropAt: (n) => (n === 1 ? 50_000 : undefined) })
     const dir = await tempDir()
-    await collect(download$(host.url, join(dir, 'v.mp4')))
+    await collect(download$(host.url, join(dir, 'v.mp4'), local(host)))
     expect(host.requests).toHaveLength(2)
     for (const r of host.requests) expect(r.headers.authorization).toBeUndefined()
   })
@@ -50,7 +53,7 @@ describe('download$ to a file', () => {
   it('a transfer dropped halfway resumes with Range where it broke; the bytes equal the source', async () => {
     const host = await fileHost({ dropAt: (n) => (n === 1 ? 100_000 : undefined) })
     const dir = await tempDir()
-    const { values, completed } = await collect(download$(host.url, join(dir, 'v.mp4')))
+    const { values, completed } = await collect(download$(host.url, join(dir, 'v.mp4'), local(host)))
     expect(completed).toBe(true)
     expect(host.requests).toHaveLength(2)
     expect(host.requests[0]!.headers.range).toBeUndefined()
@@ -65,7 +68,7 @@ describe('download$ to a file', () => {
   it('starts over from byte 0 when the server does not serve ranges', async () => {
     const host = await fileHost({ ranges: false, dropAt: (n) => (n === 1 ? 100_000 : undefined) })
     const dir = await tempDir()
-    const { values } = await collect(download$(host.url, join(dir, 'v.mp4')))
+    const { values } = await collect(download$(host.url, join(dir, 'v.mp4'), local(host)))
     expect(host.requests[1]!.headers.range).toBeUndefined()
     expect(saved(values)).toMatchObject({ resumed: 0, restarted: 1 })
     expectBytes(await readFile(join(dir, 'v.mp4')), host.bytes)
@@ -74,7 +77,7 @@ describe('download$ to a file', () => {
   it('starts over when the server ignores Range (a 200 to a ranged request)', async () => {
     const host = await fileHost({ ignoreRange: true, dropAt: (n) => (n === 1 ? 100_000 : undefined) })
     const dir = await tempDir()
-    const { values } = await collect(download$(host.url, join(dir, 'v.mp4')))
+    const { values } = await collect(download$(host.url, join(dir, 'v.mp4'), local(host)))
     expect(host.requests).toHaveLength(2)
     expect(host.requests[1]!.headers.range).toMatch(/^bytes=\d+-$/)
     expect(saved(values)).toMatchObject({ resumed: 0, restarted: 1 })
@@ -84,7 +87,7 @@ describe('download$ to a file', () => {
   it('does not trust a 206 whose Content-Range is not the range asked for: it starts over', async () => {
     const host = await fileHost({ dropAt: (n) => (n === 1 ? 100_000 : undefined), contentRange: (n, start) => (n === 2 ? `bytes ${start + 10}-199999/200000` : undefined) })
     const dir = await tempDir()
-    const { values } = await collect(download$(host.url, join(dir, 'v.mp4')))
+    const { values } = await collect(download$(host.url, join(dir, 'v.mp4'), local(host)))
     expect(host.requests).toHaveLength(3)
     expect(host.requests[2]!.headers.range).toBeUndefined()
     expect(saved(values)).toMatchObject({ resumed: 0, restarted: 1 })
@@ -94,7 +97,7 @@ describe('download$ to a file', () => {
   it('gives up after `retries` breaks in a row: ConnectionError, and no file under any name', async () => {
     const host = await fileHost({ dropAt: () => 0 })
     const dir = await tempDir()
-    const { error } = await collect(download$(host.url, join(dir, 'v.mp4'), { retries: 1 }))
+    const { error } = await collect(download$(host.url, join(dir, 'v.mp4'), { ...local(host), retries: 1 }))
     expect(isConnectionError(error)).toBe(true)
     expect(host.requests).toHaveLength(2)
     await waitForEmpty(dir)
@@ -104,7 +107,7 @@ describe('download$ to a file', () => {
   it('an HTTP error is not retried: HttpError with the path only (not the signature), no file', async () => {
     const host = await fileHost({ status: () => 404 })
     const dir = await tempDir()
-    const { error } = await collect(download$(host.url, join(dir, 'v.mp4')))
+    const { error } = await collect(download$(host.url, join(dir, 'v.mp4'), local(host)))
     expect(isHttpError(error) && error.status).toBe(404)
     expect(String((error as Error).message)).toContain('/files/result.mp4')
     expect(JSON.stringify(error) + String((error as Error).message)).not.toContain('secret-signature')
@@ -114,7 +117,7 @@ describe('download$ to a file', () => {
 
   it('a 410 is ResultExpiredError (requested: true)', async () => {
     const host = await fileHost({ status: () => 410 })
-    const { error } = await collect(download$(host.url, { blob: true }))
+    const { error } = await collect(download$(host.url, { blob: true }, local(host)))
     expect(isResultExpiredError(error) && error.requested).toBe(true)
   })
 
@@ -123,7 +126,7 @@ describe('download$ to a file', () => {
     const dir = await tempDir()
     // The folder to save into is a file: the file system refuses it.
     await writeFile(join(dir, 'taken'), 'x')
-    const { error } = await collect(download$(host.url, join(dir, 'taken', 'v.mp4')))
+    const { error } = await collect(download$(host.url, join(dir, 'taken', 'v.mp4'), local(host)))
     expect(isGatewayError(error)).toBe(true)
     expect((error as Error).message).toMatch(/^Could not write the download to .*taken\/v\.mp4 \((ENOTDIR|EEXIST)\)\. .*download it again before the URL expires\.$/)
     expect(await readdir(dir)).toEqual(['taken'])
@@ -132,7 +135,7 @@ describe('download$ to a file', () => {
   it('unsubscribing mid-transfer aborts the request (the server sees the close) and leaves no file behind', async () => {
     const host = await fileHost({ stallAt: () => 100_000 })
     const dir = await tempDir()
-    const o = observe(download$(host.url, join(dir, 'v.mp4')))
+    const o = observe(download$(host.url, join(dir, 'v.mp4'), local(host)))
     await waitFor(() => o.values.some((e) => e.type === 'progress' && e.bytes >= 100_000), 3_000, 'half the file')
     expect((await readdir(dir)).filter((f) => f.endsWith('.part'))).toHaveLength(1)
     o.subscription.unsubscribe()
@@ -145,7 +148,7 @@ describe('download$ to a file', () => {
     const host = await fileHost({ stallAt: (n) => (n === 1 ? 100_000 : undefined) })
     const dir = await tempDir()
     const clock = new VirtualClock()
-    const o = observe(download$(host.url, join(dir, 'v.mp4'), { scheduler: clock, timeoutMs: 5_000 }))
+    const o = observe(download$(host.url, join(dir, 'v.mp4'), { ...local(host), scheduler: clock, timeoutMs: 5_000 }))
     await waitFor(() => o.values.some((e) => e.type === 'progress' && e.bytes >= 100_000), 3_000, 'half the file')
     clock.advance(4_999)
     expect(host.requests).toHaveLength(1)
@@ -164,7 +167,7 @@ describe('download$ expiry', () => {
     const host = await fileHost()
     const dir = await tempDir()
     const expiresAt = new Date(Date.now() - 1_000)
-    const { error } = await collect(download$(host.url, join(dir, 'v.mp4'), { expiresAt }))
+    const { error } = await collect(download$(host.url, join(dir, 'v.mp4'), { ...local(host), expiresAt }))
     expect(isResultExpiredError(error)).toBe(true)
     expect(error).toMatchObject({ requested: false, expiresAt, path: '/files/result.mp4' })
     expect((error as Error).message).not.toContain('secret-signature')
@@ -187,7 +190,7 @@ describe('download$ to other targets', () => {
     const chunks: Buffer[] = []
     sink.on('data', (c: Buffer) => chunks.push(c))
     const ended = new Promise((resolve) => sink.on('end', resolve))
-    const { values } = await collect(download$(host.url, sink))
+    const { values } = await collect(download$(host.url, sink, local(host)))
     await ended
     expectBytes(Buffer.concat(chunks), host.bytes)
     expect(saved(values)).toEqual({ type: 'saved', bytes: host.bytes.length, resumed: 0, restarted: 0 })
@@ -197,13 +200,13 @@ describe('download$ to other targets', () => {
     const host = await fileHost({ ranges: false, dropAt: (n) => (n === 1 ? 100_000 : undefined) })
     const sink = new PassThrough()
     sink.resume()
-    const { error } = await collect(download$(host.url, sink))
+    const { error } = await collect(download$(host.url, sink, local(host)))
     expect((error as Error).message).toMatch(/cannot be rewound/)
   })
 
   it('a Blob holds the bytes, typed from the reply, and resumes like a file', async () => {
     const host = await fileHost({ dropAt: (n) => (n === 1 ? 70_000 : undefined) })
-    const { values } = await collect(download$(host.url, { blob: true }))
+    const { values } = await collect(download$(host.url, { blob: true }, local(host)))
     const { blob, resumed } = saved(values)
     expect(resumed).toBe(1)
     expect(blob!.type).toBe('video/mp4')
@@ -235,6 +238,16 @@ describe('download$ checks its arguments before any request', () => {
     const error = await refusal('https://cdn.example/v.mp4', { retries })
     expect(error.message).toBe(`Invalid download: retries: must be an integer of at least 0 (got ${retries}). Nothing was sent.`)
     expect(error.issues).toEqual([{ path: 'retries', message: `must be an integer of at least 0 (got ${retries})` }])
+  })
+
+  it.each([[['files internal']], [['http://127.0.0.1:8080/v1']], ['127.0.0.1' as never]])('refuses allowHosts %j', async (allowHosts) => {
+    const error = await refusal('https://cdn.example/v.mp4', { allowHosts })
+    expect(error.issues).toEqual([expect.objectContaining({ path: expect.stringMatching(/^allowHosts/) })])
+  })
+
+  it('refuses an allowPrivateNetwork that is not a boolean', async () => {
+    const error = await refusal('https://cdn.example/v.mp4', { allowPrivateNetwork: 'yes' as never })
+    expect(error.issues).toEqual([{ path: 'allowPrivateNetwork', message: 'must be true or false (got string)' }])
   })
 
   it('takes retries 0 and http:// as well as https://', async () => {

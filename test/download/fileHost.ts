@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import type http from 'node:http'
 import { startServer, type SeenRequest, type TestServer } from '../helpers/server.js'
 
@@ -9,14 +9,24 @@ export interface FileHostOptions {
   readonly ranges?: boolean
   /** Sends `Accept-Ranges: bytes` but answers every request with the whole file (a 200). */
   readonly ignoreRange?: boolean
+  /** Sends a strong `ETag` of the file's bytes, and honours `If-Range` with it. Default true. */
+  readonly etag?: boolean
+  /** Per request: the file served is this other version (other bytes, so another `ETag`). */
+  readonly version?: (n: number) => Buffer | undefined
+  /** Answers a Range with a 206 whatever `If-Range` says, as a host that ignores it does. */
+  readonly ignoreIfRange?: boolean
   /** Per request: destroy the socket after this many body bytes of that answer. */
   readonly dropAt?: (n: number) => number | undefined
   /** Per request: send this many body bytes and then nothing more, keeping the connection open. */
   readonly stallAt?: (n: number) => number | undefined
   /** Per request: answer with this status and a short body instead of the file. */
   readonly status?: (n: number) => number | undefined
+  /** Per request: the body of that status (default: a JSON error naming the status). */
+  readonly statusBody?: (n: number) => string | undefined
   /** Per request: the `Content-Range` to send with a 206 instead of the right one. */
   readonly contentRange?: (n: number, start: number) => string | undefined
+  /** Per request: this many bytes more than the headers announce, sent without `Content-Length` (chunked). */
+  readonly overrun?: (n: number) => number | undefined
 }
 
 export interface FileHost {
@@ -26,23 +36,35 @@ export interface FileHost {
   readonly requests: SeenRequest[]
 }
 
+const etagOf = (bytes: Buffer) => `"${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}"`
+
 /** A loopback server of one file of random bytes at `/files/result.mp4?sig=secret`, with faults per request. */
 export async function fileHost(options: FileHostOptions = {}): Promise<FileHost> {
-  const { size = 200_000, ranges = true } = options
+  const { size = 200_000, ranges = true, etag = true } = options
   const bytes = randomBytes(size)
   const server = await startServer((req, res) => {
     const n = server.requests.indexOf(req) + 1
     const status = options.status?.(n)
     if (status !== undefined) {
       res.writeHead(status, { 'content-type': 'application/json' })
-      return void res.end(JSON.stringify({ error: { message: `status ${status}` } }))
+      return void res.end(options.statusBody?.(n) ?? JSON.stringify({ error: { message: `status ${status}` } }))
     }
+    const file = options.version?.(n) ?? bytes
+    const tag = etag ? etagOf(file) : undefined
     const range = /^bytes=(\d+)-$/.exec(String(req.headers.range ?? ''))
-    const start = ranges && !options.ignoreRange && range ? Number(range[1]) : 0
-    const headers: http.OutgoingHttpHeaders = { 'content-type': 'video/mp4', 'content-length': size - start, ...(ranges ? { 'accept-ranges': 'bytes' } : {}) }
-    if (start > 0) headers['content-range'] = options.contentRange?.(n, start) ?? `bytes ${start}-${size - 1}/${size}`
+    const ifRange = req.headers['if-range']
+    const honoured = ranges && !options.ignoreRange && range && (options.ignoreIfRange || ifRange === undefined || ifRange === tag)
+    const start = honoured ? Number(range[1]) : 0
+    const extra = options.overrun?.(n)
+    const headers: http.OutgoingHttpHeaders = {
+      'content-type': 'video/mp4',
+      ...(extra === undefined ? { 'content-length': file.length - start } : {}),
+      ...(ranges ? { 'accept-ranges': 'bytes' } : {}),
+      ...(tag ? { etag: tag } : {}),
+    }
+    if (start > 0) headers['content-range'] = options.contentRange?.(n, start) ?? `bytes ${start}-${file.length - 1}/${file.length}`
     res.writeHead(start > 0 ? 206 : 200, headers)
-    const body = bytes.subarray(start)
+    const body = extra === undefined ? file.subarray(start) : Buffer.concat([file.subarray(start), randomBytes(extra)])
     const drop = options.dropAt?.(n)
     const stall = options.stallAt?.(n)
     if (drop !== undefined) return void res.write(body.subarray(0, drop), () => res.socket?.destroy())

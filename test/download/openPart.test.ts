@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { openPart } from '../../src/download/openPart.js'
 import { isConnectionError } from '../../src/errors/ConnectionError.js'
 import { isHttpError } from '../../src/errors/HttpError.js'
+import { InvalidRequestError } from '../../src/errors/InvalidRequestError.js'
 import { isResultExpiredError } from '../../src/errors/ResultExpiredError.js'
 import { AbortSwitch } from '../../src/transport/abort.js'
 import { fakeGateway, networkError, type Answer } from '../helpers/fakeTransport.js'
@@ -119,5 +120,55 @@ describe('openPart: failures', () => {
     expect(isConnectionError(error)).toBe(true)
     expect(error).toMatchObject({ sent: false, path: PATH })
     expect((error as Error).message).toBe('GET /files/clip.mp4: could not reach the gateway (ECONNREFUSED); check baseUrl and the network')
+  })
+})
+
+describe('openPart: a storage saying the signature expired', () => {
+  it.each([
+    ['S3', 403, '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Request has expired</Message><Expires>2026-01-01T00:00:00Z</Expires></Error>'],
+    ['OSS', 403, '<Error><Code>AccessDenied</Code><Message>Request has expired.</Message><RequestId>5C3D</RequestId></Error>'],
+    ['GCS (code)', 400, '<Error><Code>ExpiredToken</Code><Message>Invalid argument.</Message></Error>'],
+    ['GCS (details)', 400, '<Error><Code>ExpiredToken</Code><Details>The provided token has expired. Request signature expired at: 2026-01-01T00:00:00+00:00</Details></Error>'],
+    ['GCS (403)', 403, 'Request signature expired at: 2026-01-01T00:00:00+00:00'],
+    ['Azure (window)', 403, '<Error><Code>AuthenticationFailed</Code><Message>Server failed to authenticate the request.</Message><AuthenticationErrorDetail>Signature not valid in the specified time frame: Start [x] - Expiry [y]</AuthenticationErrorDetail></Error>'],
+    ['Azure (start after expiry)', 403, '<Error><Code>AuthenticationFailed</Code><AuthenticationErrorDetail>Signed expiry time [Mon, 01 Jan 2024] has to be after signed start time [Tue, 02 Jan 2024]</AuthenticationErrorDetail></Error>'],
+  ])('%s: ResultExpiredError with the status', async (_, status, body) => {
+    const error = await failure(() => ({ status, body }))
+    expect(isResultExpiredError(error)).toBe(true)
+    expect(error).toMatchObject({ requested: true, status, path: PATH })
+    expect((error as Error).message).toMatch(new RegExp(`^GET /files/clip\\.mp4 answered ${status}: the storage says the signed result URL has expired`))
+  })
+
+  it('a 403 that does not say so stays an HttpError', async () => {
+    const error = await failure(() => ({ status: 403, body: '<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>' }))
+    expect(isHttpError(error) && error.status).toBe(403)
+  })
+
+  it('the body is read only so far: words past the first 4096 bytes are not read', async () => {
+    const error = await failure(() => ({ status: 403, body: `${' '.repeat(5000)}Request has expired` }))
+    expect(isHttpError(error)).toBe(true)
+  })
+})
+
+describe('openPart: signatures stay out of errors', () => {
+  it.each([
+    ['an echoed query', 'NoSuchKey: /files/clip.mp4?Signature=abc123def456&Expires=99'],
+    ['X-Amz-Signature alone', '{"error":{"message":"bad X-Amz-Signature=abc123def456 given"}}'],
+    ['sig= alone', 'not found (sig=abc123def456)'],
+    ['the URL\'s own value without its name', 'no object for abc123def456'],
+    ['an S3 SignatureDoesNotMatch echo', '<Error><Code>SignatureDoesNotMatch</Code><SignatureProvided>abc123def456</SignatureProvided><StringToSign>GET\n99\n/files/clip.mp4</StringToSign></Error>'],
+  ])('%s is masked in the HttpError', async (_, body) => {
+    const gw = fakeGateway(() => ({ status: 404, body }))
+    const error = await openPart(gw.transport, 'https://cdn.example/files/clip.mp4?Signature=abc123def456&Expires=99', PATH, 0, undefined, new AbortSwitch()).catch((e: unknown) => e)
+    expect(isHttpError(error)).toBe(true)
+    const shown = `${(error as Error).message} ${JSON.stringify(error)}`
+    expect(shown).not.toContain('abc123def456')
+    expect(shown).toContain('[redacted]')
+  })
+
+  it('a refusal of the outbound guard passes as it is: InvalidRequestError, not a ConnectionError', async () => {
+    const refusal = new InvalidRequestError([{ path: 'url', message: '127.0.0.1 is a loopback address' }], 'download')
+    const error = await failure(() => refusal)
+    expect(error).toBe(refusal)
   })
 })

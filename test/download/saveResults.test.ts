@@ -6,6 +6,7 @@ import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { createClient } from '../../src/client.js'
 import { saveResults, type SaveResultsEvent } from '../../src/download/saveResults.js'
 import { endpoints } from '../../src/endpoints.js'
+import { isInvalidRequestError } from '../../src/errors/InvalidRequestError.js'
 import { isResultExpiredError } from '../../src/errors/ResultExpiredError.js'
 import { startSimulator, type Simulator } from '../../src/sim/index.js'
 import { createTask$, task$, textToVideo$ } from '../../src/tasks$.js'
@@ -39,7 +40,7 @@ describe('saveResults against the simulator', () => {
     const { sim, client, dir } = await setup()
     const created = await firstValueFrom(createTask$(client, endpoints.i2iPreview, { prompt: 'a watercolour harbour' }))
     sim.advanceTime(FROZEN.pendingMs + FROZEN.processingMs)
-    const { values, completed } = await collect(task$(client, endpoints.i2iPreview, created.taskId).pipe(saveResults(dir)))
+    const { values, completed } = await collect(task$(client, endpoints.i2iPreview, created.taskId).pipe(saveResults(dir, { allowHosts: [sim.url] })))
     expect(completed).toBe(true)
     expect(files(values)).toEqual([1, 2].map((n) => `${dir}/${created.taskId}-${n}.png`))
     expect(values.filter((e) => e.type === 'progress').every((e) => e.taskId === created.taskId)).toBe(true)
@@ -59,7 +60,7 @@ describe('saveResults against the simulator', () => {
     sim.setFaults({ dropDownloadAt: { bytes: Math.floor(source.length / 2) } })
     const fileRequests = () => sim.requests.filter((r) => r.path.startsWith('/files/')).length
     const before = fileRequests()
-    const { values } = await collect(task$(client, endpoints.t2vSpark, created.taskId).pipe(saveResults(dir)))
+    const { values } = await collect(task$(client, endpoints.t2vSpark, created.taskId).pipe(saveResults(dir, { allowHosts: [sim.url] })))
     const saved = values.find((e) => e.type === 'saved')
     expect(saved).toMatchObject({ type: 'saved', bytes: source.length, restarted: 0, file: `${dir}/${created.taskId}-1.mp4` })
     expect(saved?.type === 'saved' && saved.resumed).toBeGreaterThanOrEqual(1)
@@ -78,7 +79,7 @@ describe('saveResults against the simulator', () => {
     sim.advanceTime(HOUR)
     // The expiry is judged on the scheduler's clock: here, the simulator's.
     const simClock: SchedulerLike = { now: () => sim.now(), schedule: asyncScheduler.schedule.bind(asyncScheduler) }
-    const { error } = await collect(task$(client, endpoints.t2vSpark, created.taskId).pipe(saveResults(dir, { scheduler: simClock })))
+    const { error } = await collect(task$(client, endpoints.t2vSpark, created.taskId).pipe(saveResults(dir, { scheduler: simClock, allowHosts: [sim.url] })))
     expect(isResultExpiredError(error)).toBe(true)
     expect(error).toMatchObject({ requested: false, expiresAt: done.expiresAt })
     expect(sim.requests.filter((r) => r.path.startsWith('/files/'))).toHaveLength(0)
@@ -91,7 +92,7 @@ describe('saveResults against the simulator', () => {
     sim.advanceTime(FROZEN.pendingMs + FROZEN.processingMs)
     const done = await lastValueFrom(task$(client, endpoints.t2vSpark, created.taskId))
     sim.advanceTime(HOUR)
-    const { error } = await collect(task$(client, endpoints.t2vSpark, done.taskId).pipe(saveResults(dir)))
+    const { error } = await collect(task$(client, endpoints.t2vSpark, done.taskId).pipe(saveResults(dir, { allowHosts: [sim.url] })))
     expect(isResultExpiredError(error) && error.requested).toBe(true)
     expect(await readdir(dir)).toEqual([])
   })
@@ -167,5 +168,25 @@ describe('saveResults file names', () => {
     expect(done).toBe(true)
     expect(gw.requests).toHaveLength(1)
     expect(values.map((e) => e.type)).toEqual(['progress', 'saved'])
+  })
+})
+
+describe('saveResults refuses task ids that are not file names', () => {
+  it.each(['../../x', '../x', '/etc/x', 'a/b', 'a\\b', '.hidden', '..', 'x.y', '', 'a b'])('task id %j: InvalidRequestError before any request, nothing written', async (taskId) => {
+    const dir = await scratch()
+    const gw = fakeGateway(() => ({ status: 200, headers: { 'content-length': '4' }, body: 'kite' }))
+    const { error } = await collect(of(completed(taskId, ['https://cdn.example/files/a.png'])).pipe(saveResults(join(dir, 'out'), { transport: gw.transport })))
+    expect(isInvalidRequestError(error)).toBe(true)
+    expect(error).toMatchObject({ issues: [{ path: 'taskId' }] })
+    expect(gw.requests).toHaveLength(0)
+    expect(await readdir(dir)).toEqual([])
+  })
+
+  it('a UUID task id names its files', async () => {
+    const dir = await scratch()
+    const id = '0b6ea0f5-5f7e-4a7e-9a6c-2f0d5d0c9a11'
+    const gw = fakeGateway(() => ({ status: 200, headers: { 'content-length': '4' }, body: 'kite' }))
+    const { values } = await collect(of(completed(id, ['https://cdn.example/files/a.png'])).pipe(saveResults(dir, { transport: gw.transport })))
+    expect(files(values)).toEqual([`${dir}/${id}-1.png`])
   })
 })

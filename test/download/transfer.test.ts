@@ -21,14 +21,18 @@ function* breaking(...chunks: string[]): Generator<string> {
   throw networkError('ECONNRESET')
 }
 
-/** The whole file (a 200), served with ranges and its length unless told otherwise. */
+/** The version of the file served: its strong ETag. */
+const V1 = '"v1"'
+
+/** The whole file (a 200), served with ranges, its length and its ETag unless told otherwise. */
 function whole(body: FakeReply['body'], headers: Record<string, string> = {}): FakeReply {
-  return { status: 200, headers: { 'content-length': '10', 'accept-ranges': 'bytes', 'content-type': 'video/mp4', ...headers }, body }
+  return { status: 200, headers: { 'content-length': '10', 'accept-ranges': 'bytes', 'content-type': 'video/mp4', etag: V1, ...headers }, body }
 }
 
-/** The file from byte `from` (a 206). */
-function rest(from: number, body: FakeReply['body'], range = `bytes ${from}-9/10`): FakeReply {
-  return { status: 206, headers: { 'content-range': range, 'content-length': String(10 - from), 'content-type': 'video/mp4' }, body }
+/** The file from byte `from` (a 206), of the same version unless told otherwise. */
+function rest(from: number, body: FakeReply['body'], range = `bytes ${from}-9/10`, headers: Record<string, string> = {}): FakeReply {
+  const end = Number(/-(\d+)\//.exec(range)?.[1] ?? 9)
+  return { status: 206, headers: { 'content-range': range, 'content-length': String(end + 1 - from), 'content-type': 'video/mp4', etag: V1, ...headers }, body }
 }
 
 const rangeOf = (req: SeenRequest) => req.headers.range
@@ -47,6 +51,14 @@ function start(answer: (req: SeenRequest, clock: VirtualClock) => FakeReply | Er
 /** Lets the fake transport and the sink run until the download ends (no virtual time passes). */
 async function ended(o: Observed<DownloadEvent>): Promise<void> {
   for (let i = 0; i < 50 && !o.completed && o.error === undefined; i++) await settle(1)
+}
+
+/** Lets the download run to its end, waits between attempts included (virtual time). */
+async function endedAfterWaits(o: Observed<DownloadEvent>, clock: VirtualClock): Promise<void> {
+  for (let i = 0; i < 20 && !o.completed && o.error === undefined; i++) {
+    await ended(o)
+    await clock.run(10_000)
+  }
 }
 
 const saved = (o: Observed<DownloadEvent>) => o.values.at(-1) as DownloadSaved
@@ -94,7 +106,7 @@ describe('download$: resuming a broken transfer', () => {
   })
 
   it('a file of unknown length is resumed too, and takes its size from the 206', async () => {
-    const { gw, o } = start((req) => (req.n === 1 ? { status: 200, headers: { 'accept-ranges': 'bytes' }, body: breaking('ABCD') } : rest(4, ['EFGHIJ'])))
+    const { gw, o } = start((req) => (req.n === 1 ? { status: 200, headers: { 'accept-ranges': 'bytes', etag: V1 }, body: breaking('ABCD') } : rest(4, ['EFGHIJ'])))
     await ended(o)
     expect(gw.requests.map(rangeOf)).toEqual([undefined, 'bytes=4-'])
     expect(saved(o)).toMatchObject({ bytes: 10, resumed: 1, restarted: 0 })
@@ -109,18 +121,32 @@ describe('download$: resuming a broken transfer', () => {
     expect(progress(o).at(-1)).toEqual({ type: 'progress', bytes: 10, total: 10, fraction: 1 })
   })
 
-  it('breaks in a row are counted only while no byte arrives: a transfer that keeps moving is never given up', async () => {
-    const { gw, o } = start(
+  it('retries caps the requests in all, even while bytes keep arriving: retries 2 is at most 3 requests', async () => {
+    const { gw, o, clock } = start(
       (req) => {
         const from = Number(/^bytes=(\d+)-$/.exec(req.headers.range ?? '')?.[1] ?? 0)
         // Two bytes per answer, then the connection drops; the last answer ends the file.
         const body = from + 2 >= 10 ? [FILE.slice(from)] : breaking(FILE.slice(from, from + 2))
         return from === 0 ? whole(body) : rest(from, body)
       },
-      { retries: 1 },
+      { retries: 2 },
     )
-    await ended(o)
-    expect(o.error).toBeUndefined()
+    await endedAfterWaits(o, clock)
+    expect(isConnectionError(o.error)).toBe(true)
+    expect(gw.requests.map(rangeOf)).toEqual([undefined, 'bytes=2-', 'bytes=4-'])
+    expect(o.values.filter((e) => e.type === 'saved')).toEqual([])
+  })
+
+  it('a transfer that moves on every request completes within retries', async () => {
+    const { gw, o, clock } = start(
+      (req) => {
+        const from = Number(/^bytes=(\d+)-$/.exec(req.headers.range ?? '')?.[1] ?? 0)
+        const body = from + 2 >= 10 ? [FILE.slice(from)] : breaking(FILE.slice(from, from + 2))
+        return from === 0 ? whole(body) : rest(from, body)
+      },
+      { retries: 4 },
+    )
+    await endedAfterWaits(o, clock)
     expect(gw.requests.map(rangeOf)).toEqual([undefined, 'bytes=2-', 'bytes=4-', 'bytes=6-', 'bytes=8-'])
     expect(saved(o)).toMatchObject({ bytes: 10, resumed: 4, restarted: 0 })
     expect(await saved(o).blob!.text()).toBe(FILE)
@@ -339,5 +365,81 @@ describe('download$: the target refusing the end', () => {
     expect((o.error as Error).message).toMatch(/^Could not write the download to .*v\.mp4 \(EISDIR\)\. /)
     expect(await readdir(dir)).toEqual(['v.mp4'])
     expect(await readdir(join(dir, 'v.mp4'))).toEqual([])
+  })
+})
+
+describe('download$: never splicing two versions of a file', () => {
+  it('a 206 with another ETag (a server that ignored If-Range) is not appended: the download starts over from byte 0', async () => {
+    const { gw, o, clock } = start((req) =>
+      req.n === 1 ? whole(breaking('ABCD')) : req.n === 2 ? rest(4, ['efghij'], 'bytes 4-9/10', { etag: '"v2"' }) : whole(['abcdefghij'], { etag: '"v2"' }),
+    )
+    await endedAfterWaits(o, clock)
+    expect(gw.requests.map(rangeOf)).toEqual([undefined, 'bytes=4-', undefined])
+    expect(gw.request(2).headers['if-range']).toBe(V1)
+    expect(saved(o)).toMatchObject({ bytes: 10, resumed: 0, restarted: 1 })
+    expect(await saved(o).blob!.text()).toBe('abcdefghij')
+  })
+
+  it('a 206 with another Last-Modified is not appended either', async () => {
+    const first = { etag: '', 'last-modified': 'Mon, 01 Jan 2024 00:00:00 GMT' }
+    const { gw, o, clock } = start((req) =>
+      req.n === 1
+        ? whole(breaking('ABCD'), first)
+        : req.n === 2
+          ? rest(4, ['efghij'], 'bytes 4-9/10', { ...first, 'last-modified': 'Tue, 02 Jan 2024 00:00:00 GMT' })
+          : whole(['abcdefghij'], first),
+    )
+    await endedAfterWaits(o, clock)
+    expect(gw.requests.map(rangeOf)).toEqual([undefined, 'bytes=4-', undefined])
+    expect(gw.request(2).headers['if-range']).toBe('Mon, 01 Jan 2024 00:00:00 GMT')
+    expect(await saved(o).blob!.text()).toBe('abcdefghij')
+  })
+
+  it.each([
+    ['no validator at all', { etag: '' }],
+    ['only a weak ETag', { etag: 'W/"v1"' }],
+  ])('with %s the rest is never asked for: a break starts over from byte 0', async (_, headers) => {
+    const { gw, o } = start((req) => (req.n === 1 ? whole(breaking('ABCD'), headers) : whole([FILE], headers)))
+    await ended(o)
+    expect(gw.requests.map(rangeOf)).toEqual([undefined, undefined])
+    expect(saved(o)).toMatchObject({ bytes: 10, resumed: 0, restarted: 1 })
+    expect(await saved(o).blob!.text()).toBe(FILE)
+  })
+
+  it('a Writable already written to cannot start over: another version fails the download, nothing of it is written', async () => {
+    const taken: string[] = []
+    const target: WritableLike = { write: (chunk, callback) => (taken.push(new TextDecoder().decode(chunk)), callback(), true), end: (callback) => callback?.() }
+    const { gw, o } = start((req) => (req.n === 1 ? whole(breaking('ABCD')) : rest(4, ['efghij'], 'bytes 4-9/10', { etag: '"v2"' })), {}, target)
+    await ended(o)
+    expect((o.error as Error).message).toMatch(/cannot be rewound/)
+    expect(taken).toEqual(['ABCD'])
+    expect(gw.requests).toHaveLength(2)
+  })
+})
+
+describe('download$: never writing more than announced', () => {
+  it('a body longer than its Content-Length fails the download before the extra bytes are written', async () => {
+    const { o } = start(() => whole(['ABCDEFGHIJ', 'KLMN']))
+    await ended(o)
+    expect(isGatewayError(o.error)).toBe(true)
+    expect((o.error as Error).message).toMatch(/^GET \/files\/clip\.mp4: the server sent more than the 10 bytes it announced/)
+    expect(o.values.filter((e) => e.type === 'saved')).toEqual([])
+    expect(progress(o).at(-1)).toMatchObject({ bytes: 10 })
+  })
+
+  it('a 206 that sends more than its Content-Range fails the download', async () => {
+    const { o } = start((req) => (req.n === 1 ? whole(breaking('ABCD')) : { status: 206, headers: { 'content-range': 'bytes 4-9/10', etag: V1 }, body: ['EFGHIJ', 'XYZ'] }))
+    await ended(o)
+    expect((o.error as Error).message).toMatch(/more than the 10 bytes it announced/)
+    expect(o.values.filter((e) => e.type === 'saved')).toEqual([])
+  })
+
+  it('a 206 whose Content-Length disagrees with its Content-Range is not trusted: it starts over', async () => {
+    const { gw, o, clock } = start((req) =>
+      req.n === 1 ? whole(breaking('ABCD')) : req.n === 2 ? rest(4, ['EFGHIJ'], 'bytes 4-9/10', { 'content-length': '60' }) : whole([FILE]),
+    )
+    await endedAfterWaits(o, clock)
+    expect(gw.requests.map(rangeOf)).toEqual([undefined, 'bytes=4-', undefined])
+    expect(saved(o)).toMatchObject({ bytes: 10, resumed: 0, restarted: 1 })
   })
 })
