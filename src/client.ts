@@ -10,7 +10,7 @@ import { observedGate, type ClientHooks } from './hooks.js'
 import { defaultTransport } from './transport/defaultTransport.js'
 import { fetchTransport } from './transport/fetchTransport.js'
 import type { Connection, Transport } from './transport/types.js'
-import { checkFields, checkHeaders, count, POLL_CHECKS, RETRY_CHECKS } from './validation/options.js'
+import { checkAllowHosts, checkFields, checkHeaders, count, POLL_CHECKS, RETRY_CHECKS } from './validation/options.js'
 
 /** Options of {@link createClient} (and `createGateway`). */
 export interface ClientOptions {
@@ -81,6 +81,16 @@ export interface ClientOptions {
   readonly hooks?: ClientHooks
   /** Scheduler of every timer (timeouts, retries, polls); inject a virtual one in tests. */
   readonly scheduler?: SchedulerLike
+  /**
+   * Hosts that URLs given to rxgate (a custom `audio_url`) may reach at
+   * private addresses: a hostname (`files.internal`), a `host:port` or an
+   * origin (`http://127.0.0.1:8080`). Private addresses (loopback, RFC 1918,
+   * link-local such as cloud metadata, …) are refused otherwise; the origin
+   * of `baseUrl` is always allowed. Default none.
+   */
+  readonly allowHosts?: readonly string[]
+  /** Every address allowed to URLs given to rxgate, private ones included (for development). Default false. */
+  readonly allowPrivateNetwork?: boolean
 }
 
 /**
@@ -96,6 +106,10 @@ export interface Client extends Connection, RetryPolicy {
   readonly resumeAttempts: number
   readonly taskPoll: PollDelayOptions
   readonly taskDeadlineMs: number
+  /** Hosts reachable at private addresses by URLs given to rxgate (see `ClientOptions.allowHosts`). */
+  readonly allowHosts?: readonly string[]
+  /** Private addresses allowed to URLs given to rxgate. */
+  readonly allowPrivateNetwork?: boolean
 }
 
 /**
@@ -175,6 +189,8 @@ export function createClient(options: ClientOptions): Client {
     resumeAttempts: options.resumeAttempts ?? DEFAULTS.resumeAttempts,
     taskPoll: options.taskPoll ?? {},
     taskDeadlineMs,
+    allowHosts: Object.freeze([...(options.allowHosts ?? [])]),
+    allowPrivateNetwork: options.allowPrivateNetwork === true,
   }
   // Held, but out of `console.log(client)` and `JSON.stringify(client)`.
   Object.defineProperties(client, { headers: { value: headers }, secret: { value: secret } })
@@ -203,11 +219,14 @@ const OPTION_TYPES: Readonly<Record<keyof ClientOptions, 'string' | 'number' | '
   adaptToRateLimits: 'boolean',
   hooks: 'object',
   scheduler: 'object',
+  allowHosts: 'object',
+  allowPrivateNetwork: 'boolean',
 }
 
 /** The options the checks above leave: unknown names (a typo keeps a default without a word), types, timings, headers, path. */
 function checkRest(issues: RequestIssue[], given: ClientOptions | undefined): void {
   const options = given ?? ({} as ClientOptions)
+  checkAllowHosts(issues, 'allowHosts', options.allowHosts) // first: "must be an array" says more than the type table's "an object"
   for (const [name, value] of Object.entries(options)) {
     const type = Object.hasOwn(OPTION_TYPES, name) ? OPTION_TYPES[name as keyof ClientOptions] : undefined
     if (!type) issues.push({ path: name, message: 'is not an option of createClient' })
@@ -235,6 +254,16 @@ function pageOrigin(): string | undefined {
   return typeof g.location?.origin === 'string' ? g.location.origin : ''
 }
 
+/** A client made by `createClient` (by shape: one from another copy of rxgate serves too). */
+export function isClientLike(value: unknown): value is Client {
+  return typeof value === 'object' && value !== null && typeof (value as Partial<Client>).baseUrl === 'string' && typeof (value as Partial<Client>).transport === 'function'
+}
+
+/** What a call given something else as its client ends in, before anything is sent. */
+export function notAClient(value: unknown): InvalidRequestError {
+  return new InvalidRequestError([{ path: 'client', message: `must be a client made by createClient() (got ${value === null ? 'null' : typeof value})` }])
+}
+
 /**
  * The boundary every public Observable leaves through: `build` makes the
  * call's Observable at subscription (so a call stays cold, and a bad input
@@ -243,6 +272,7 @@ function pageOrigin(): string | undefined {
  */
 export function guard$<T>(client: Client, build: () => Observable<T>): Observable<T> {
   return new Observable<T>((subscriber) => {
+    if (!isClientLike(client)) return subscriber.error(notAClient(client))
     const guard = new Guard(subscriber, client.secret)
     let source: Observable<T>
     try {

@@ -29,7 +29,8 @@ const SEGMENT = /^[a-z0-9][a-z0-9._-]*$/i
  * ```
  */
 /* @__NO_SIDE_EFFECTS__ */
-export function taskEndpoint({ vendor, model, kind, action = 'generation', poll }: TaskEndpointOptions): TaskEndpoint {
+export function taskEndpoint(options: TaskEndpointOptions): TaskEndpoint {
+  const { vendor, model, kind, action = 'generation', poll } = options ?? ({} as Partial<TaskEndpointOptions>)
   const issues = Object.entries({ vendor, model, action })
     .filter(([, value]) => typeof value !== 'string' || !SEGMENT.test(value))
     .map(([path, value]) => ({ path, message: `must be a path segment of letters, digits, ".", "_" or "-" (got ${JSON.stringify(value)})` }))

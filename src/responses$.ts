@@ -75,24 +75,26 @@ export type RetrieveOutput<S extends boolean | undefined> = S extends true ? Res
 export function responses$<S extends boolean | null | undefined = undefined>(
   client: Client,
   body: ResponseRequest & { readonly stream?: S },
-  options: ResponseCallOptions = {},
+  options?: ResponseCallOptions,
 ): Observable<ResponseOutput<S>> {
   return guard$(client, () => {
+    // `null` (plain JavaScript) means no options, as leaving them out does.
+    const { idempotencyKey, deadlineMs } = options ?? {}
     const text = serializeRequest(ResponseRequestSchema, body, 'response request')
-    const badKey = options.idempotencyKey === undefined ? undefined : idempotencyKeyIssue(options.idempotencyKey)
+    const badKey = idempotencyKey === undefined ? undefined : idempotencyKeyIssue(idempotencyKey)
     if (badKey) throw new InvalidRequestError([{ path: 'idempotencyKey', message: badKey }], 'options')
     const spec: RequestSpec = {
       method: 'POST',
       path: client.responsesPath,
       body: text,
-      headers: { 'idempotency-key': options.idempotencyKey ?? newIdempotencyKey() },
+      headers: { 'idempotency-key': idempotencyKey ?? newIdempotencyKey() },
     }
     const created$: Observable<ResponseStreamEvent | Response> = body.stream
       ? stream$(client, spec, { resumable: body.background === true, started: false, counts: true })
       : body.background
         ? background$(client, spec)
         : request$(client, spec, (json) => throwIfFailed(counted(client, toResponse(json))), createRule(client))
-    return withDeadline(created$, client, options.deadlineMs, client.responsesPath)
+    return withDeadline(created$, client, deadlineMs, client.responsesPath)
   }) as Observable<ResponseOutput<S>>
 }
 

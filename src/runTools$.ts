@@ -52,6 +52,7 @@ export interface RunToolsOptions {
  */
 export function runTools$(client: Client, body: ResponseRequest, tools: ToolHandlers, options: RunToolsOptions = {}): Observable<ResponseStreamEvent> {
   return guard$(client, () => {
+    options ??= {}
     const maxRounds = options.maxRounds ?? 10
     const issues: RequestIssue[] = []
     if (!(Number.isInteger(maxRounds) && maxRounds >= 1)) issues.push({ path: 'maxRounds', message: `must be an integer of at least 1 (got ${maxRounds})` })

@@ -1,6 +1,7 @@
 import { Observable, switchMap, type Subscriber, type Unsubscribable } from 'rxjs'
 import { checkAudio$, type AudioCheckOptions } from './audio/checkAudio$.js'
-import { guard$, type Client } from './client.js'
+import { allowHostsIssue } from './transport/allowHosts.js'
+import { guard$, isClientLike, notAClient, type Client } from './client.js'
 import { asGatewayError } from './errors/GatewayError.js'
 import { redactError } from './errors/redact.js'
 import type { Sink } from './policy/loop.js'
@@ -18,6 +19,7 @@ import { createRule } from './policy/rules.js'
 import { json$ } from './transport/json$.js'
 import { parsePayload, serializeRequest } from './validation/check.js'
 import { checkTaskOptions } from './validation/options.js'
+import { checkTaskEndpoint } from './validation/taskEndpoint.js'
 import { checkTaskId, TaskCreatedSchema, TaskIdSchema, TaskReplySchemas, type TaskCreated, type TaskReply } from './validation/task.js'
 import { TextToVideoRequestLooseSchema, TextToVideoRequestSchema, type TextToVideoRequest } from './validation/textToVideoRequest.js'
 import * as v from 'valibot'
@@ -45,7 +47,10 @@ export interface TextToVideoOptions extends CreateTaskOptions {
    * that breaks the custom-audio rules (WAV or MP3, 3 to 30 s, at most 15 MB)
    * or cannot be read, with `InvalidRequestError`: no task is created. See
    * `checkAudio$`. `false` sends the URL unchecked; an object sets the
-   * probe's `fetch`, `timeoutMs` or `scheduler` (default: the client's). Default true.
+   * probe's `fetch`, `timeoutMs` or `scheduler` (default: the client's), and
+   * adds to the hosts it may read at private addresses: the origin of the
+   * client's `baseUrl` and the client's `allowHosts` (or all, with the
+   * client's `allowPrivateNetwork`) always. Default true.
    */
   readonly checkAudio?: boolean | AudioCheckOptions
 }
@@ -62,7 +67,10 @@ export const TASK_POLL_DEFAULTS = DEFAULTS.taskPoll
  * read (a few KB, without the client's headers) and checked against the
  * custom-audio rules, unless `checkAudio: false` (see `checkAudio$`); a
  * file that breaks them, or cannot be read, ends in `InvalidRequestError`
- * and no task is created. A failed task ends in `TaskFailedError`; one
+ * and no task is created; so does one at a private address (loopback,
+ * RFC 1918, cloud metadata…, or a redirect there), which is not even
+ * requested, unless it is the origin of the client's `baseUrl`, in its
+ * `allowHosts`, or the client has `allowPrivateNetwork`. A failed task ends in `TaskFailedError`; one
  * past its deadline in `TaskTimeoutError`; a creation whose outcome is
  * unknown in `TaskCreationUnknownError`.
  *
@@ -74,38 +82,59 @@ export const TASK_POLL_DEFAULTS = DEFAULTS.taskPoll
  * ```
  */
 export function textToVideo$(client: Client, body: TextToVideoRequest, options: TextToVideoOptions = {}): Observable<TaskEvent> {
+  options ??= {} // null options are no options
   const schema = options.allowUnknownFields ? TextToVideoRequestLooseSchema : TextToVideoRequestSchema
   return guard$(client, () => {
     const created$ = create$(client, endpoints.t2vSpark, serializeRequest(schema, body, 'text-to-video request'), options)
     const { checkAudio = true } = options
     if (!body.audio_url || checkAudio === false) return created$
     // The file is read before anything reaches the gateway: audio that breaks a rule creates no (paid) task.
-    const own = checkAudio === true ? {} : checkAudio
-    const probe = { ...own, timeoutMs: own.timeoutMs ?? client.timeoutMs, scheduler: own.scheduler ?? client.scheduler }
+    const own = typeof checkAudio === 'object' && checkAudio !== null ? checkAudio : {}
+    const badHosts = own.allowHosts === undefined ? undefined : allowHostsIssue('checkAudio.allowHosts', own.allowHosts)
+    if (badHosts) throw new InvalidRequestError([badHosts], 'options')
+    const probe = {
+      ...own,
+      timeoutMs: own.timeoutMs ?? client.timeoutMs,
+      scheduler: own.scheduler ?? client.scheduler,
+      // The gateway's own origin serves files too (the simulator's samples, a proxy's uploads): reachable wherever it runs.
+      allowHosts: [...gatewayOrigin(client), ...(client.allowHosts ?? []), ...(own.allowHosts ?? [])],
+      allowPrivateNetwork: own.allowPrivateNetwork === true || client.allowPrivateNetwork === true,
+    }
     return checkAudio$(body.audio_url, probe).pipe(switchMap(() => created$))
   })
+}
+
+/** The origin of the client's `baseUrl` (a path is on the page's), as an `allowHosts` entry. */
+function gatewayOrigin(client: Client): string[] {
+  try {
+    return [new URL(client.baseUrl, (globalThis as { location?: { href?: string } }).location?.href).origin]
+  } catch {
+    return []
+  }
 }
 
 const AnyObject = v.custom<object>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'must be an object')
 
 /**
  * Creates a task at any endpoint with a creation path (the body is sent as
- * given, as a JSON object) and follows it, like {@link textToVideo$}.
+ * given, as a JSON object) and follows it, like {@link textToVideo$}. An
+ * endpoint that is not one (`null`, a model name, an object without
+ * `resultPath`) or a body that is not a JSON object (or holds a `NaN` or
+ * `Infinity`) ends in `InvalidRequestError`, and nothing is sent.
  *
  * @example
  * ```ts
  * createTask$(client, endpoints.i2iPreview, { prompt: 'in watercolour', image_url: url }).pipe(taskUrls())
  * ```
  */
-export function createTask$(client: Client, endpoint: TaskEndpoint, body: object, options: CreateTaskOptions = {}): Observable<TaskEvent> {
+export function createTask$(client: Client, endpoint: TaskEndpoint, body: object, options?: CreateTaskOptions): Observable<TaskEvent> {
   return guard$(client, () => {
-    if (typeof endpoint !== 'object' || endpoint === null) {
-      throw new InvalidRequestError([{ path: 'endpoint', message: `must be a task endpoint, such as endpoints.t2vSpark or one made by taskEndpoint() (got ${endpoint === null ? 'null' : typeof endpoint})` }])
-    }
+    checkTaskEndpoint(endpoint)
     if (!endpoint.createPath) {
       throw new InvalidRequestError([{ path: 'endpoint', message: `${endpoint.name} has no creation path; create its tasks elsewhere and follow them with task$` }])
     }
-    return create$(client, endpoint, serializeRequest(AnyObject, body, 'task creation body'), options)
+    // `null` (plain JavaScript) means no options, as leaving them out does.
+    return create$(client, endpoint, serializeRequest(AnyObject, body, 'task creation body'), options ?? {})
   })
 }
 
@@ -143,20 +172,25 @@ function create$(client: Client, endpoint: TaskEndpoint, body: string, options: 
  * restart, or named by an error). The first read is immediate. Subscribers
  * to the same task share one poll loop; a late subscriber gets the latest
  * status at once; the loop stops when the last one unsubscribes. The first
- * subscriber's options apply.
+ * subscriber's options apply. An endpoint or id of the wrong kind ends in
+ * `InvalidRequestError`, and nothing is read.
  *
  * @example
  * ```ts
  * task$(client, endpoints.t2vSpark, '0b6ea0f5-5f7e-4a7e-9a6c-2f0d5d0c9a11').pipe(taskUrls()).subscribe(console.log)
  * ```
  */
-export function task$(client: Client, endpoint: TaskEndpoint, taskId: string, options: TaskOptions = {}): Observable<TaskEvent> {
+export function task$(client: Client, endpoint: TaskEndpoint, taskId: string, options?: TaskOptions): Observable<TaskEvent> {
+  // `null` (plain JavaScript) means no options, as leaving them out does.
+  const opts = options ?? {}
   // Not through guard$: a follow may wait for minutes by the thousand, so it
   // keeps no layer it does not need; SharedFollow sanitises its errors itself.
   return new Observable<TaskEvent>((subscriber) => {
     try {
+      if (!isClientLike(client)) throw notAClient(client)
+      checkTaskEndpoint(endpoint)
       checkTaskId(taskId)
-      checkTaskOptions(options)
+      checkTaskOptions(opts)
     } catch (error) {
       return subscriber.error(error)
     }
@@ -168,7 +202,7 @@ export function task$(client: Client, endpoint: TaskEndpoint, taskId: string, op
       shared.subscribers.push(subscriber)
     } else {
       follows.set(key, (shared = new SharedFollow(follows, key, subscriber, client.secret)))
-      shared.start(taskId, readerOf(client, endpoint), pollOptions(client, endpoint, options, true))
+      shared.start(taskId, readerOf(client, endpoint), pollOptions(client, endpoint, opts, true))
     }
     const entry = shared
     return () => entry.drop(subscriber)

@@ -1,5 +1,7 @@
 import { defaultIfEmpty, from, isObservable, Observable, of, takeLast } from 'rxjs'
+import { InvalidRequestError } from './errors/InvalidRequestError.js'
 import { ToolCallError } from './errors/ToolCallError.js'
+import { stringifyFinite } from './validation/finite.js'
 import type { ToolCall } from './operators/toolCalls.js'
 
 /** What a tool handler is given besides the arguments. */
@@ -25,7 +27,8 @@ export type ToolHandlers = Readonly<Record<string, ToolHandler>>
  * Runs one handler for one call and emits its output as the text to send
  * back, then completes. Unsubscribing before the handler is done unsubscribes
  * its Observable and aborts its `signal`; whatever it throws, rejects or
- * errors with, and an output that cannot be written as JSON, end in
+ * errors with, and an output that cannot be written as JSON (one holding
+ * `NaN` or `Infinity` included, which JSON would write as `null`), end in
  * `ToolCallError` (`handler-failed`).
  *
  * @example
@@ -57,7 +60,13 @@ export function answer$(handler: ToolHandler, call: ToolCall, round: number): Ob
       next: (value) => {
         let text: string
         try {
-          text = typeof value === 'string' ? value : JSON.stringify(value ?? null)
+          if (typeof value === 'string') text = value
+          else {
+            // A NaN would reach the model as null: the handler's mistake, reported as one.
+            const { text: json, issues } = stringifyFinite(value ?? null)
+            if (issues.length > 0) return failed(new InvalidRequestError(issues, 'tool output'))
+            text = json ?? 'null'
+          }
         } catch (err) {
           return failed(err)
         }

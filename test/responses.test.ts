@@ -199,6 +199,26 @@ describe('responses$: creating a response', () => {
     expect(gw.requests).toHaveLength(0)
   })
 
+  it.each([
+    ['a NaN temperature', { model: 'm', input: 'hi', temperature: Number.NaN }, 'temperature', 'NaN'],
+    ['an Infinity top_p in a streamed background call', { model: 'm', input: 'hi', stream: true, background: true, top_p: Number.POSITIVE_INFINITY }, 'top_p', 'Infinity'],
+    ['a -Infinity deep in a tool’s parameters', { model: 'm', tools: [{ type: 'function', name: 'f', parameters: { type: 'object', properties: { x: { type: 'number', maximum: Number.NEGATIVE_INFINITY } } } }] }, 'tools.0.parameters.properties.x.maximum', '-Infinity'],
+    ['a NaN in a message of the input', { model: 'm', background: true, input: [{ role: 'user', content: 'hi', weight: Number.NaN }] }, 'input.0.weight', 'NaN'],
+  ])('refuses %s (JSON would send it as null) with InvalidRequestError naming the field, sending nothing', async (_, body, path, shown) => {
+    const { gw, client } = fakeClient(() => json(response()))
+    const { error } = await observe(responses$(client, body as ResponseRequest)).done
+    expect(error).toBeInstanceOf(InvalidRequestError)
+    expect((error as InvalidRequestError).issues).toEqual([{ path, message: `must be a finite number (got ${shown})` }])
+    expect((error as Error).message).toBe(`Invalid response request: ${path}: must be a finite number (got ${shown}). Nothing was sent.`)
+    expect(gw.requests).toHaveLength(0)
+  })
+
+  it('takes null options (plain JavaScript) as no options: sends with a fresh Idempotency-Key', async () => {
+    const { gw, o } = run((c) => responses$(c, { model: 'm', input: 'hi' }, null as never), () => json(response()))
+    expect(await o.done).toMatchObject({ error: undefined, completed: true })
+    expect(gw.request(1).headers['idempotency-key']).toMatch(UUID)
+  })
+
   it('ends a call past its deadlineMs in TimeoutError (deadline), cutting a long Retry-After wait; no second request', async () => {
     const { gw, clock, client } = fakeClient(inTurn(http(429, {}, { 'retry-after': '30' }), json(response())), { retry: { maxRetryAfterMs: 60_000 } })
     const call = observe(responses$(client, { model: 'm' }, { deadlineMs: 5_000 }))

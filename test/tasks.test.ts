@@ -777,3 +777,76 @@ describe('tasks: follow settings', () => {
     expect(retries).toEqual([0, 1, 2])
   })
 })
+
+describe('tasks: arguments of the wrong kind (plain JavaScript) end in InvalidRequestError, and nothing is sent', () => {
+  const ID = TASK_ID
+  const notEndpoints: Array<[string, unknown, string]> = [
+    ['null', null, 'endpoint'],
+    ['a model name', 't2v-spark', 'endpoint'],
+    ['a number', 5, 'endpoint'],
+    ['a list', [endpoints.t2vSpark], 'endpoint'],
+    ['an object without resultPath', { name: 'app/x', kind: 'image', createPath: '/x/generation' }, 'endpoint.resultPath'],
+    ['an object of an unknown kind', { name: 'app/x', kind: 'audio', createPath: '/x/generation', resultPath: '/x/generation' }, 'endpoint.kind'],
+    ['a result path with a query', { name: 'app/x', kind: 'image', createPath: '/x/generation', resultPath: '/x/generation?debug=1' }, 'endpoint.resultPath'],
+    ['a relative creation path', { name: 'app/x', kind: 'image', createPath: 'x/generation', resultPath: '/x/generation' }, 'endpoint.createPath'],
+    ['a result path that climbs out with ..', { name: 'app/x', kind: 'image', createPath: '/x/generation', resultPath: '/x/../admin' }, 'endpoint.resultPath'],
+  ]
+
+  it.each(notEndpoints)('createTask$ and task$ refuse an endpoint that is %s, naming the field', async (_, endpoint, field) => {
+    for (const call of [(c: Client) => createTask$(c, endpoint as TaskEndpoint, { prompt: 'p' }), (c: Client) => task$(c, endpoint as TaskEndpoint, ID)]) {
+      const { gw, o } = run(call, gateway())
+      const { error } = await o.done
+      expect(error).toMatchObject({ name: 'InvalidRequestError' })
+      expect((error as { issues: Array<{ path: string }> }).issues.map((i) => i.path)).toContain(field)
+      expect(gw.requests).toHaveLength(0)
+    }
+  })
+
+  it('says what an endpoint must be', async () => {
+    const { error } = await run((c) => task$(c, null as never, ID), gateway()).o.done
+    expect((error as Error).message).toBe('Invalid request: endpoint: must be a task endpoint, such as endpoints.t2vSpark or one made by taskEndpoint() (got null). Nothing was sent.')
+    const { error: noResult } = await run((c) => createTask$(c, { name: 'app/x', kind: 'image', createPath: '/x/generation' } as never, {}), gateway()).o.done
+    expect((noResult as Error).message).toBe('Invalid request: endpoint.resultPath: is required. Nothing was sent.')
+    const { error: relative } = await run((c) => task$(c, { name: 'app/x', kind: 'image', resultPath: 'x/generation' }, ID), gateway()).o.done
+    expect((relative as Error).message).toBe('Invalid request: endpoint.resultPath: must be a path of segments, such as /vendors/vendor-b/v1/t2v-spark/generation. Nothing was sent.')
+  })
+
+  it('createTask$ refuses a body of null, a number or text, saying it must be an object', async () => {
+    for (const body of [null, 5, 'prompt']) {
+      const { gw, o } = run((c) => createTask$(c, endpoints.i2iPreview, body as never), gateway())
+      expect((await o.done).error).toMatchObject({ name: 'InvalidRequestError', issues: [{ path: '', message: 'must be an object' }] })
+      expect(gw.requests).toHaveLength(0)
+    }
+  })
+
+  it('textToVideo$ refuses a body of null, saying it must be an object', async () => {
+    const { gw, o } = run((c) => textToVideo$(c, null as never), gateway())
+    expect((await o.done).error).toMatchObject({ name: 'InvalidRequestError', issues: [{ path: '', message: 'must be an object' }] })
+    expect(gw.requests).toHaveLength(0)
+  })
+
+  it('takes null options as no options: textToVideo$, createTask$ and task$ create and follow as usual', async () => {
+    for (const call of [
+      (c: Client) => textToVideo$(c, { prompt: 'p' }, null as never),
+      (c: Client) => createTask$(c, endpoints.t2vSpark, { prompt: 'p' }, null as never),
+      (c: Client) => task$(c, endpoints.t2vSpark, ID, null as never),
+    ]) {
+      const { values, error } = await run(call, gateway([], ['completed'])).o.done
+      expect(error).toBeUndefined()
+      expect(types(values).at(-1)).toBe('completed')
+    }
+  })
+
+  it('refuses a NaN or Infinity anywhere in a body, naming its path, instead of sending it as null', async () => {
+    const cases: Array<[(c: Client) => import('rxjs').Observable<TaskEvent>, string, string]> = [
+      [t2v({ prompt: 'p', seed: Number.NaN }), 'seed', 'NaN'],
+      [(c) => createTask$(c, endpoints.i2iPreview, { prompt: 'p', extra: { weights: [1, Number.POSITIVE_INFINITY] } }), 'extra.weights.1', 'Infinity'],
+      [(c) => createTask$(c, endpoints.i2iPreview, { prompt: 'p', strength: Number.NEGATIVE_INFINITY }), 'strength', '-Infinity'],
+    ]
+    for (const [call, path, shown] of cases) {
+      const { gw, o } = run(call, gateway())
+      expect((await o.done).error).toMatchObject({ name: 'InvalidRequestError', issues: [{ path, message: `must be a finite number (got ${shown})` }] })
+      expect(gw.requests).toHaveLength(0)
+    }
+  })
+})

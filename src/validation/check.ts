@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { InvalidRequestError, type RequestIssue } from '../errors/InvalidRequestError.js'
 import { ValidationError } from '../errors/ValidationError.js'
 import { compileCheck } from './fastCheck.js'
+import { mayHoldNonFinite, stringifyFinite } from './finite.js'
 
 type AnySchema = v.GenericSchema<unknown, unknown>
 
@@ -15,16 +16,23 @@ export function toIssues(issues: readonly v.BaseIssue<unknown>[]): RequestIssue[
  * checked is exactly what is sent: a `toJSON` cannot smuggle another body
  * past the rules, and holes in arrays are checked as the `null`s they become.
  * Returns the JSON text to send. A body that cannot be serialised (a BigInt,
- * a cycle) or breaks a rule throws {@link InvalidRequestError} naming each
- * field and rule.
+ * a cycle), holds a number that is not finite (which JSON would carry as
+ * `null`: `NaN`, `Infinity`), or breaks a rule throws
+ * {@link InvalidRequestError} naming each field and rule.
  */
 export function serializeRequest(schema: AnySchema, body: unknown, what = 'request'): string {
   let text: string | undefined
+  let nonFinite: RequestIssue[] | undefined
   try {
     text = JSON.stringify(body)
+    // Only text that may hold one is serialised again, noting each non-finite
+    // number, and that text is the one sent. Text nested too deep is refused below instead.
+    if (text !== undefined && mayHoldNonFinite(text) && !nestedDeeperThan(text, MAX_REQUEST_DEPTH)) ({ text, issues: nonFinite } = stringifyFinite(body))
   } catch (err) {
     throw unsendable(`${err instanceof Error ? err.message : String(err)}`, what)
   }
+  // Refused before the rules: a NaN sent as null would pass a nullable field unseen.
+  if (nonFinite?.length) throw new InvalidRequestError(nonFinite, what)
   if (text !== undefined && nestedDeeperThan(text, MAX_REQUEST_DEPTH)) throw unsendable(`nested deeper than ${MAX_REQUEST_DEPTH} levels`, what)
   const sent: unknown = text === undefined ? undefined : JSON.parse(text)
   // Valibot's object schemas take a list for an object: it would be refused field by field.

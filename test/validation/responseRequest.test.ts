@@ -67,9 +67,10 @@ describe('numeric ranges, at their boundaries', () => {
     expect(issuesOf({ model: 'm', temperature: 3 })).toEqual([{ path: 'temperature', message: 'must be from 0 to 2 (got 3)' }])
   })
 
-  it('checks NaN and Infinity as the null they are sent as (accepted where null is)', () => {
-    expect(issuesOf({ model: 'm', temperature: Number.NaN })).toEqual([])
-    expect(serializeRequest(ResponseRequestSchema, { model: 'm', temperature: Number.POSITIVE_INFINITY })).toBe('{"model":"m","temperature":null}')
+  it('refuses NaN and Infinity, which would be sent as null (accepted where null is), naming the field', () => {
+    expect(issuesOf({ model: 'm', temperature: Number.NaN })).toEqual([{ path: 'temperature', message: 'must be a finite number (got NaN)' }])
+    expect(issuesOf({ model: 'm', temperature: Number.POSITIVE_INFINITY })).toEqual([{ path: 'temperature', message: 'must be a finite number (got Infinity)' }])
+    expect(serializeRequest(ResponseRequestSchema, { model: 'm', temperature: null })).toBe('{"model":"m","temperature":null}')
   })
 
   it.each([
