@@ -11,8 +11,8 @@ export type AudioFacts =
 
 /**
  * Decides the format and, where the header gives it, the length of an
- * audio file from its first bytes. WAV: `RIFF`…`WAVE`. MP3: an ID3v2 tag
- * or an MPEG audio frame header at the very start (no scanning, so a PNG
+ * audio file from its first bytes. WAV: `RIFF`…`WAVE`. MP3: an MPEG audio
+ * frame header at the very start or right after an ID3v2 tag (no scanning, so a PNG
  * renamed `.mp3` is not mistaken for audio). `size` (the whole file's) lets
  * a constant-bitrate MP3 without a Xing/Info tag be estimated. Returns
  * `'more'` when the bytes end inside something it needs, unless `final`.
@@ -35,7 +35,8 @@ export function sniffAudio(bytes: Uint8Array, final: boolean, size?: number): Au
   const header = frameHeaderAt(bytes, audioStart)
   if (!header) {
     if (audioStart === 0 && bytes.length < 4) return final ? unknown : 'more'
-    return audioStart > 0 ? { format: 'mp3' } : unknown
+    // An ID3 tag proves nothing: a file is MP3 only where an MPEG frame follows it.
+    return unknown
   }
   if (!final && audioStart + TAG_BYTES > bytes.length && (size === undefined || bytes.length < size)) return 'more'
   const seconds = mpegSeconds(bytes, audioStart, header, size, audioStart)
@@ -48,7 +49,8 @@ export function sniffAudio(bytes: Uint8Array, final: boolean, size?: number): Au
  */
 export function sniffFrameWindow(window: Uint8Array, frameAt: number, size?: number): AudioFacts {
   const header = frameHeaderAt(window, 0)
-  const seconds = header && mpegSeconds(window, 0, header, size, frameAt)
+  if (!header) return { format: 'unknown', start: Buffer.from(window.subarray(0, 4)).toString('hex').replace(/(..)(?!$)/g, '$1 ') }
+  const seconds = mpegSeconds(window, 0, header, size, frameAt)
   return seconds === undefined ? { format: 'mp3' } : { format: 'mp3', seconds }
 }
 

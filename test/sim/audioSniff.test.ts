@@ -40,6 +40,7 @@ const CASES: [string, Buffer, number | undefined, AudioFacts][] = [
   ['a VBRI frame', VBRI, undefined, { format: 'mp3', seconds: (100 * 1152) / 44_100 }],
   ['a CBR frame with the file size known', CBR, 80_000, { format: 'mp3', seconds: (80_000 * 8) / 64_000 }],
   ['an ID3v2 tag, then an Info frame', ID3_THEN_FRAME, undefined, { format: 'mp3', seconds: (1250 * 1152) / 44_100 }],
+  ['an ID3v2 tag followed by zeros, no MPEG frame', Buffer.concat([Buffer.from('ID3'), Buffer.from([3, 0, 0, 0, 0, 0x01, 0x00]), Buffer.alloc(512)]), undefined, { format: 'unknown', start: '49 44 33 03' }],
   ['a PNG', PNG, undefined, { format: 'unknown', start: '89 50 4e 47' }],
   ['a RIFF file that is not WAVE (AVI)', Buffer.concat([Buffer.from('RIFF'), u32le(100), Buffer.from('AVI LIST')]), undefined, { format: 'unknown', start: '52 49 46 46' }],
   ['a frame sync with a reserved version', Buffer.from([0xff, 0xeb, 0x90, 0x00, 0, 0, 0, 0]), undefined, { format: 'unknown', start: 'ff eb 90 00' }],
@@ -85,6 +86,8 @@ describe('audio header parsing, split at awkward byte boundaries', () => {
     expect(sniffAudio(head, true)).toEqual({ format: 'mp3', frameAt: 2058 })
     expect(sniffFrameWindow(MPEG1_MONO_INFO, 2058).format).toBe('mp3')
     expect((sniffFrameWindow(MPEG1_MONO_INFO, 2058) as { seconds: number }).seconds).toBeCloseTo(32.65, 2)
+    // Where the long tag ends in zeros instead of a frame, the file is not MP3.
+    expect(sniffFrameWindow(Buffer.alloc(1024), 2058)).toEqual({ format: 'unknown', start: '00 00 00 00' })
   })
 })
 
