@@ -9,10 +9,9 @@
 // with ASCII output do, so the masking meets escapes in every chunk.
 import { createServer } from 'node:http'
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads'
-import { createParser } from 'eventsource-parser'
 import { Agent, request } from 'undici'
 import { interleave, rate, ratios } from './measure.mjs'
-import { BODY, sseBody, startSseServer } from './sseServer.mjs'
+import { BODY, deltaText, sseBody, startSseServer } from './sseServer.mjs'
 
 /** A key long enough to be masked (shorter ones are local placeholders the relay passes as they are). */
 const KEY = 'sk-bench-7f3a9c2e51d84b6a0c1d2e3f'
@@ -33,16 +32,7 @@ export async function relayBench({ deltas = 100_000, rounds = 5, lib = new URL('
       const headers = { authorization: 'Bearer bench-browser', 'content-type': 'application/json', accept: 'text/event-stream' }
       const res = await request(`${base}${PATH}`, { method: 'POST', headers, body: BODY, dispatcher: agent })
       if (res.statusCode !== 200) throw new Error(`${what} answered ${res.statusCode}: ${await res.body.text()}`)
-      let got = ''
-      const decoder = new TextDecoder()
-      const parser = createParser({
-        onEvent: (e) => {
-          const event = JSON.parse(e.data)
-          if (event.type === 'response.output_text.delta') got += event.delta
-        },
-      })
-      for await (const chunk of res.body) parser.feed(decoder.decode(chunk, { stream: true }))
-      if (got !== text) throw new Error(`${what} read a different text`)
+      if ((await deltaText(res.body)) !== text) throw new Error(`${what} read a different text`)
     })
   try {
     const results = await interleave(

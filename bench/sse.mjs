@@ -3,13 +3,12 @@
 // peers (openai, AI SDK, TanStack AI) and the floor (undici request +
 // eventsource-parser + JSON.parse, no validation). Every contender builds the
 // streamed text, so all do the same work.
-import { createParser } from 'eventsource-parser'
 import { lastValueFrom } from 'rxjs'
 import { Agent, request } from 'undici'
 import { createClient, outputText, responses$ } from '../dist/index.js'
 import { interleave, rate, ratios } from './measure.mjs'
 import { streamPeers } from './peers.mjs'
-import { BODY, HEADERS, sseBody, startSseServer } from './sseServer.mjs'
+import { BODY, deltaText, HEADERS, sseBody, startSseServer } from './sseServer.mjs'
 
 export async function sseBench({ deltas = 100_000, rounds = 5 } = {}) {
   const { body, text, events } = sseBody(deltas)
@@ -23,16 +22,7 @@ export async function sseBench({ deltas = 100_000, rounds = 5 } = {}) {
     floor: () =>
       rate(events, async () => {
         const res = await request(`${server.url}/vendors/vendor-a/v1/responses`, { method: 'POST', headers: HEADERS, body: BODY, dispatcher: agent })
-        let got = ''
-        const decoder = new TextDecoder()
-        const parser = createParser({
-          onEvent: (e) => {
-            const event = JSON.parse(e.data)
-            if (event.type === 'response.output_text.delta') got += event.delta
-          },
-        })
-        for await (const chunk of res.body) parser.feed(decoder.decode(chunk, { stream: true }))
-        check(got, 'floor')
+        check(await deltaText(res.body), 'floor')
       }),
     rxgate: () =>
       rate(events, async () => check(await lastValueFrom(responses$(client, { model: 'm', input: 'x', stream: true }).pipe(outputText())), 'rxgate')),

@@ -1,4 +1,5 @@
 import { createServer } from 'node:http'
+import { createParser } from 'eventsource-parser'
 
 /** What the floor sends, as any client must: the same headers and body as rxgate's streamed call. */
 export const HEADERS = { authorization: 'Bearer bench-key', 'content-type': 'application/json', accept: 'text/event-stream' }
@@ -46,4 +47,18 @@ export function startSseServer(body) {
     })
   })
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r) }) })))
+}
+
+/** The floor's reader: the text of every `response.output_text.delta` in a body of SSE bytes, with eventsource-parser and `JSON.parse`, nothing validated. */
+export async function deltaText(body) {
+  let got = ''
+  const decoder = new TextDecoder()
+  const parser = createParser({
+    onEvent: (e) => {
+      const event = JSON.parse(e.data)
+      if (event.type === 'response.output_text.delta') got += event.delta
+    },
+  })
+  for await (const chunk of body) parser.feed(decoder.decode(chunk, { stream: true }))
+  return got
 }
