@@ -19,8 +19,10 @@ if (!process.env.GATEWAY_BASE_URL) {
 }
 
 // Only the server holds the key. Open to every caller on purpose: this demo
-// listens on 127.0.0.1 only, for the person at this machine. A server others
-// can reach passes `authorize` (its session check, a rate limit) instead.
+// listens on 127.0.0.1 only, for the person at this machine, and the relay
+// then answers only requests to a loopback name from a loopback page (so a
+// site whose name is made to resolve to 127.0.0.1 cannot use it). A server
+// others can reach passes `authorize` (its session check, a rate limit) instead.
 const gateway = nodeListener(
   createGatewayHandler({ baseUrl: process.env.GATEWAY_BASE_URL, apiKey: process.env.GATEWAY_API_KEY, basePath: '/api/rxgate', allowUnauthenticated: true }),
 )

@@ -16,12 +16,13 @@ export type NextFunction = (error?: unknown) => void
  * ```ts
  * import express from 'express'
  * import { createGatewayHandler, expressMiddleware } from 'rxgate/server'
+ * import { sessions } from './sessions.js' // the app's own session store
  *
  * const app = express()
  * const gateway = createGatewayHandler({
  *   baseUrl: process.env.GATEWAY_BASE_URL!,
  *   apiKey: process.env.GATEWAY_API_KEY!,
- *   authorize: (request) => request.headers.get('cookie')?.includes('session=') ?? false,
+ *   authorize: async (request) => (await sessions.verify(request.headers.get('cookie'))) !== undefined,
  * })
  * app.use(expressMiddleware(gateway))
  * app.listen(4000)

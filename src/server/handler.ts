@@ -2,6 +2,7 @@ import { isInvalidRequestError } from '../errors/InvalidRequestError.js'
 import { redactError } from '../errors/redact.js'
 import { readJsonBody } from './body.js'
 import { forward } from './forward.js'
+import { checkLoopbackCaller } from './loopback.js'
 import { settingsOf, type GatewayHandlerOptions, type HandlerSettings } from './options.js'
 import { errorReply, jsonReply, Refusal } from './reply.js'
 import { routeTable, type Route } from './routes.js'
@@ -35,19 +36,24 @@ export interface GatewayHandler {
  *
  * It is closed by default: without `authorize` (or `allowUnauthenticated:
  * true`, which lets anyone who reaches the server spend the key) it does
- * not start. Every option is checked at once: bad ones throw one
- * `InvalidRequestError` listing them all.
+ * not start. An open one answers only calls made to a loopback name
+ * (`localhost`, `127.0.0.1`, `[::1]`) from a loopback page, so a site whose
+ * name is made to resolve to 127.0.0.1 (DNS rebinding) gets a 403. Every
+ * option is checked at once: bad ones throw one `InvalidRequestError`
+ * listing them all.
  *
  * @example
  * ```ts
  * import { createServer } from 'node:http'
  * import { createGatewayHandler, nodeListener } from 'rxgate/server'
+ * import { sessions } from './sessions.js' // the app's own session store
  *
  * const handler = createGatewayHandler({
  *   baseUrl: process.env.GATEWAY_BASE_URL!,
  *   apiKey: process.env.GATEWAY_API_KEY!,
  *   models: ['gpt-4.1-mini', 'vendor-b/t2v-spark'],
- *   authorize: (request) => request.headers.get('cookie')?.includes('session=') ?? false,
+ *   // A session the store knows, not merely a cookie that looks like one: anyone can send `session=…`.
+ *   authorize: async (request) => (await sessions.verify(request.headers.get('cookie'))) !== undefined,
  * })
  * createServer(nodeListener(handler)).listen(3000)
  * // The browser: createClient({ baseUrl: '/api/rxgate' })
@@ -75,6 +81,8 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
 
 async function answer(settings: HandlerSettings, routes: ReturnType<typeof routeTable>, request: Request): Promise<Response> {
   const url = new URL(request.url)
+  // Open to every caller: only under this machine's own names, never one a remote page made resolve here.
+  if (!settings.authorize) checkLoopbackCaller(request, url)
   const { basePath } = settings
   if (!url.pathname.startsWith(`${basePath}/`)) throw new Refusal(404, 'not_found', `The gateway is served under ${basePath}/.`)
   const route = routes(request.method, url.pathname.slice(basePath.length), url.searchParams)

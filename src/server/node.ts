@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { GatewayHandler } from './handler.js'
+import { toRequest } from './nodeRequest.js'
 
 /** A `node:http` request as the adapters read it: Express's adds `originalUrl` (the path before mounting) and maybe a parsed `body`. */
 export interface NodeRequestLike extends IncomingMessage {
@@ -9,6 +10,8 @@ export interface NodeRequestLike extends IncomingMessage {
 
 /**
  * Adapts a fetch-style handler to `node:http`: `createServer(nodeListener(handler))`.
+ * The handler's `Request` has the path asked for on the host the `Host`
+ * header names (a `Host` that would name another, `a@b`, is a JSON 400).
  * Requests outside the handler's `basePath` get its JSON 404. The reply is
  * written as it arrives (events are not held back), with backpressure; when
  * the browser goes away the handler's request is aborted, which aborts the
@@ -20,11 +23,12 @@ export interface NodeRequestLike extends IncomingMessage {
  * ```ts
  * import { createServer } from 'node:http'
  * import { createGatewayHandler, nodeListener } from 'rxgate/server'
+ * import { sessions } from './sessions.js' // the app's own session store
  *
  * const handler = createGatewayHandler({
  *   baseUrl: process.env.GATEWAY_BASE_URL!,
  *   apiKey: process.env.GATEWAY_API_KEY!,
- *   authorize: (request) => request.headers.get('cookie')?.includes('session=') ?? false,
+ *   authorize: async (request) => (await sessions.verify(request.headers.get('cookie'))) !== undefined,
  * })
  * createServer(nodeListener(handler)).listen(3000)
  * ```
@@ -73,55 +77,6 @@ export async function serveNode(handler: GatewayHandler, req: NodeRequestLike, r
     // The gateway's stream broke: break the browser's too, so its client sees a cut reply (and may resume), not a clean end.
     res.destroy()
   }
-}
-
-function toRequest(req: NodeRequestLike, signal: AbortSignal): Request {
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue
-    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one)
-  }
-  const url = new URL(req.originalUrl ?? req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`)
-  const method = req.method ?? 'GET'
-  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal }
-  if (method !== 'GET' && method !== 'HEAD') {
-    if (req.readableEnded && req.body !== undefined) {
-      // A body parser (express.json()) has read the stream already: send on what it parsed.
-      init.body = typeof req.body === 'string' ? req.body : req.body instanceof Uint8Array ? new Uint8Array(req.body) : JSON.stringify(req.body)
-      headers.delete('content-length')
-    } else {
-      init.body = bodyOf(req)
-      init.duplex = 'half'
-    }
-  }
-  return new Request(url, init)
-}
-
-/**
- * The request's body as a web stream, read as the handler pulls it. Unlike
- * `Readable.toWeb`, cancelling it (a body refused half-way) does not destroy
- * the socket, so the refusal can still be written; the rest of the body is
- * read and dropped until the reply closes the connection.
- */
-function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
-  let wanted = true
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      req.on('data', (chunk: Buffer) => {
-        if (!wanted) return
-        controller.enqueue(new Uint8Array(chunk))
-        if ((controller.desiredSize ?? 0) <= 0) req.pause()
-      })
-      req.once('end', () => wanted && controller.close())
-      // A caller that goes away mid-body: the read fails (with a listener, the error is not thrown).
-      req.on('error', (error) => wanted && controller.error(error))
-    },
-    pull: () => void req.resume(),
-    cancel: () => {
-      wanted = false
-      req.resume()
-    },
-  })
 }
 
 function drained(res: ServerResponse, signal: AbortSignal): Promise<void> {

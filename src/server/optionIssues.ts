@@ -1,6 +1,7 @@
-import type { RequestIssue } from '../errors/InvalidRequestError.js'
+import { isInvalidRequestError, type RequestIssue } from '../errors/InvalidRequestError.js'
 import { DEFAULTS } from '../policy/defaults.js'
 import { checkHeaders, millis } from '../validation/options.js'
+import { checkTaskEndpoint } from '../validation/taskEndpoint.js'
 
 /** Every option of `createGatewayHandler`: any other name is a typo that would otherwise keep a default without a word. */
 const NAMES = new Set([
@@ -24,7 +25,8 @@ export function optionIssues(input: unknown): RequestIssue[] {
   const options: Options = isRecord(input) ? input : {}
   for (const name of Object.keys(options)) if (!NAMES.has(name)) add(name, `is not an option of createGatewayHandler (the options are ${[...NAMES].join(', ')})`)
   const { baseUrl, apiKey, basePath = '/api/rxgate', responsesPath = DEFAULTS.responsesPath } = options
-  if (typeof baseUrl !== 'string' || !/^https?:\/\/[^/]/.test(baseUrl)) add('baseUrl', 'must be an http:// or https:// URL')
+  const badBase = baseUrlIssue(baseUrl)
+  if (badBase) add('baseUrl', badBase)
   if (typeof apiKey !== 'string' || !apiKey.trim()) add('apiKey', 'is required (the gateway token, held on the server)')
   if (typeof basePath !== 'string' || !/^(\/[\w.~-]+)*$/.test(basePath)) add('basePath', `must be a path such as /api/rxgate (got ${JSON.stringify(basePath)})`)
   callerIssues(options, add)
@@ -35,8 +37,14 @@ export function optionIssues(input: unknown): RequestIssue[] {
   }
   if (!Array.isArray(taskEndpoints)) add('taskEndpoints', 'must be an array of task endpoints (see taskEndpoint)')
   else {
-    taskEndpoints.forEach((endpoint: { resultPath?: unknown } | null, i) => {
-      if (!endpoint || typeof endpoint.resultPath !== 'string' || !endpoint.resultPath.startsWith('/')) add(`taskEndpoints.${i}`, 'must be a task endpoint (see taskEndpoint)')
+    taskEndpoints.forEach((endpoint: unknown, i) => {
+      // The same check as every task call's, so a path the client would refuse (`/x/../admin`, a query) cannot start a server either.
+      try {
+        checkTaskEndpoint(endpoint)
+      } catch (error) {
+        if (!isInvalidRequestError(error)) throw error
+        for (const issue of error.issues) add(issue.path.replace(/^endpoint/, `taskEndpoints.${i}`), issue.message)
+      }
     })
   }
   for (const name of ['maxBodyBytes', 'maxReplyBytes'] as const) {
@@ -53,6 +61,20 @@ export function optionIssues(input: unknown): RequestIssue[] {
   }
   if (options.onError !== undefined && typeof options.onError !== 'function') add('onError', `must be a function (got ${show(options.onError)})`)
   return issues
+}
+
+/**
+ * An http(s) address that a request path can be appended to as text:
+ * `https://gw.example?a=1` would send calls to `?a=1/vendors/…`, a fragment
+ * would drop the path, and credentials in it would go to every call.
+ */
+function baseUrlIssue(baseUrl: unknown): string | undefined {
+  if (typeof baseUrl !== 'string' || !/^https?:\/\/[^/]/i.test(baseUrl) || !URL.canParse(baseUrl)) return 'must be an http:// or https:// URL'
+  const url = new URL(baseUrl)
+  if (url.search || baseUrl.includes('?')) return `must have no query: each path is appended to it (got ${JSON.stringify(baseUrl)})`
+  if (url.hash || baseUrl.includes('#')) return `must have no fragment: each path is appended to it (got ${JSON.stringify(baseUrl)})`
+  if (url.username || url.password) return 'must have no user name or password in it: the gateway token is apiKey'
+  return undefined
 }
 
 /** `authorize`, or the explicit choice to let everyone in. */

@@ -12,7 +12,7 @@ export type AuthorizeResult = boolean | Response
 
 /** Options of {@link createGatewayHandler}: `baseUrl`, `apiKey`, and `authorize` (or `allowUnauthenticated: true`) are required. */
 export interface GatewayHandlerOptions {
-  /** The gateway's address, e.g. `https://gateway.example.com`. Only the server knows it. */
+  /** The gateway's address, e.g. `https://gateway.example.com`: a path may follow, but no query, fragment or credentials. Only the server knows it. */
   readonly baseUrl: string
   /** The gateway token. It is sent upstream only, and masked in every reply (an upstream error that echoes it included). */
   readonly apiKey: string
@@ -50,6 +50,13 @@ export interface GatewayHandlerOptions {
    * Lets every call through with no `authorize`: anyone who can reach the
    * server spends the key. Only for a server no one else can reach (a demo
    * on 127.0.0.1, a test). Default false.
+   *
+   * Such a relay answers only calls to a loopback name (`localhost`,
+   * `*.localhost`, 127.0.0.0/8, `[::1]`, any port; the request URL's host,
+   * which the adapters take from `Host`) and, when `Origin` is sent, from a
+   * loopback page; any other gets a JSON 403, `host_not_allowed`. So a site
+   * whose name is made to resolve to 127.0.0.1 (DNS rebinding) cannot spend
+   * the key. A relay reached by any other name needs `authorize`.
    */
   readonly allowUnauthenticated?: boolean
   /**
@@ -62,7 +69,8 @@ export interface GatewayHandlerOptions {
    * Task endpoints of the app (see `taskEndpoint`) whose tasks may be created
    * and read, beyond the interface's own: text-to-video creation and the
    * result paths. For example `[endpoints.i2vSpark]` allows creating
-   * image-to-video tasks.
+   * image-to-video tasks. Each is checked at start as the task calls check
+   * one (a name, a kind, paths of plain segments).
    */
   readonly taskEndpoints?: readonly TaskEndpoint[]
   /** Largest request body, in bytes; a larger one gets a JSON 413 and is not read further. Default 1 MiB. */

@@ -30,17 +30,27 @@ export function scrubLines(secret: string): TransformStream<Uint8Array, Uint8Arr
   if (secret.length < MIN_SECRET_LENGTH) return new TransformStream()
   const ascii = [...secret].every((c) => c.charCodeAt(0) < 0x80)
   const scrub = ascii ? (bytes: Uint8Array) => scrubBytes(bytes, secret) : (bytes: Uint8Array) => scrubUtf8(bytes, secret)
-  let pending: Uint8Array = new Uint8Array(0)
+  // The unfinished line, as the chunks it came in: joined once, when its end comes, so a long line costs its length, not its length squared.
+  let pending: Uint8Array[] = []
+  let size = 0
+  const line = (last: Uint8Array) => {
+    const bytes = pending.length === 0 ? last : concat(pending, last, size)
+    pending = []
+    size = 0
+    return bytes
+  }
   return new TransformStream({
     transform(chunk, controller) {
-      const bytes = pending.length === 0 ? chunk : join(pending, chunk)
-      const end = lastLineEnd(bytes) + 1
-      if (end > 0) controller.enqueue(scrub(bytes.subarray(0, end)))
-      pending = bytes.subarray(end)
-      if (pending.length > MAX_LINE_BYTES) controller.error(new Error(`A stream line is longer than ${MAX_LINE_BYTES} characters.`))
+      // Only the new chunk is searched: what is pending holds no line end.
+      const end = lastLineEnd(chunk) + 1
+      if (end > 0) controller.enqueue(scrub(line(chunk.subarray(0, end))))
+      if (end === chunk.length) return
+      pending.push(chunk.subarray(end))
+      size += chunk.length - end
+      if (size > MAX_LINE_BYTES) controller.error(new Error(`A stream line is longer than ${MAX_LINE_BYTES} characters.`))
     },
     flush(controller) {
-      if (pending.length > 0) controller.enqueue(scrub(pending))
+      if (size > 0) controller.enqueue(scrub(line(new Uint8Array(0))))
     },
   })
 }
@@ -81,16 +91,21 @@ function latin1(bytes: Uint8Array): string {
   return NodeBuffer ? NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1') : latin1Decoder.decode(bytes)
 }
 
-/** The index of the last CR or LF, or -1. Searched from the end: a line end is rarely far from it. */
+/** The index of the last CR or LF in a chunk, or -1. Searched from the end: a line end is rarely far from it. */
 function lastLineEnd(bytes: Uint8Array): number {
   let i = bytes.length - 1
   while (i >= 0 && bytes[i] !== 0x0a && bytes[i] !== 0x0d) i--
   return i
 }
 
-function join(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length)
-  out.set(a)
-  out.set(b, a.length)
+/** `pieces` (`size` bytes in all) and `last`, in one array. */
+function concat(pieces: readonly Uint8Array[], last: Uint8Array, size: number): Uint8Array {
+  const out = new Uint8Array(size + last.length)
+  let at = 0
+  for (const piece of pieces) {
+    out.set(piece, at)
+    at += piece.length
+  }
+  out.set(last, at)
   return out
 }

@@ -65,7 +65,7 @@ describe('adapters', () => {
     const handler = createGatewayHandler({ baseUrl: upstream.url, apiKey: KEY, basePath: '/v/gw', allowUnauthenticated: true })
     expect(handler.basePath).toBe('/v/gw')
     const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"model":"m"}' }
-    expect((await handler(new Request(`http://app.example/v/gw${RESPONSES}`, init))).status).toBe(200)
-    expect((await handler(new Request(`http://app.example/api/rxgate${RESPONSES}`, init))).status).toBe(404)
+    expect((await handler(new Request(`http://localhost/v/gw${RESPONSES}`, init))).status).toBe(200)
+    expect((await handler(new Request(`http://localhost/api/rxgate${RESPONSES}`, init))).status).toBe(404)
   })
 })

@@ -20,7 +20,7 @@ async function refusalOf(res: Response): Promise<[number, string, string]> {
 describe('createGatewayHandler: answers of its own', () => {
   it('refuses a request outside its base path, naming where it is served', async () => {
     const { handler, calls } = setup()
-    for (const url of [`http://app.example/api/rxgateX${RESPONSES}`, `http://app.example/api/rxgate`, `http://app.example/other${RESPONSES}`]) {
+    for (const url of [`http://localhost/api/rxgateX${RESPONSES}`, `http://localhost/api/rxgate`, `http://localhost/other${RESPONSES}`]) {
       expect(await refusalOf(await handler(new Request(url, { method: 'POST' }))), url).toEqual([404, 'not_found', 'The gateway is served under /api/rxgate/.'])
     }
     expect(calls).toEqual([])

@@ -128,7 +128,7 @@ export function fakeFetch(reply: (call: FetchCall, init: RequestInit) => Respons
 
 /** A request to the handler, as a browser client would send it to `/api/rxgate`. */
 export function call(path: string, init: RequestInit = {}): Request {
-  return new Request(`http://app.example/api/rxgate${path}`, init)
+  return new Request(`http://localhost/api/rxgate${path}`, init)
 }
 
 /** A JSON POST to the handler. */

@@ -62,10 +62,42 @@ describe('createGatewayHandler options', () => {
 
   it('refuses anything in taskEndpoints that is not a task endpoint, by its index', () => {
     const broken = [null, { name: 'x' }, { name: 'x', resultPath: 5 }, { name: 'x', resultPath: 'vendors/x/generation' }]
-    expect(refusal({ ...GOOD, taskEndpoints: [endpoints.videoOne, ...broken] })?.issues).toEqual(
-      [1, 2, 3, 4].map((i) => ({ path: `taskEndpoints.${i}`, message: 'must be a task endpoint (see taskEndpoint)' })),
-    )
-    expect(refusal({ ...GOOD, taskEndpoints: [endpoints.videoOne, { name: 'app/x', resultPath: '/x/generation' }] })).toBeUndefined()
+    const PATH = 'must be a path of segments, such as /vendors/vendor-b/v1/t2v-spark/generation'
+    expect(refusal({ ...GOOD, taskEndpoints: [endpoints.videoOne, ...broken] })?.issues).toEqual([
+      { path: 'taskEndpoints.1', message: 'must be a task endpoint, such as endpoints.t2vSpark or one made by taskEndpoint() (got null)' },
+      { path: 'taskEndpoints.2.kind', message: 'is required' },
+      { path: 'taskEndpoints.2.resultPath', message: 'is required' },
+      { path: 'taskEndpoints.3.kind', message: 'is required' },
+      { path: 'taskEndpoints.3.resultPath', message: PATH },
+      { path: 'taskEndpoints.4.kind', message: 'is required' },
+      { path: 'taskEndpoints.4.resultPath', message: PATH },
+    ])
+    expect(refusal({ ...GOOD, taskEndpoints: [endpoints.videoOne, { name: 'app/x', kind: 'video', resultPath: '/x/generation' }] })).toBeUndefined()
+  })
+
+  it('refuses task endpoints the task calls would refuse: a path that climbs, has a query or a fragment, no name, no kind', () => {
+    const ok = { name: 'app/x', kind: 'video', resultPath: '/x/generation' }
+    const PATH = 'must be a path of segments, such as /vendors/vendor-b/v1/t2v-spark/generation'
+    for (const resultPath of ['/x/../admin?y', '/x/..', '/x?y=1', '/x#y', '/x//y', '/x/./y']) {
+      expect(refusal({ ...GOOD, taskEndpoints: [{ ...ok, resultPath }] })?.issues, resultPath).toEqual([{ path: 'taskEndpoints.0.resultPath', message: PATH }])
+    }
+    expect(refusal({ ...GOOD, taskEndpoints: [{ ...ok, createPath: '/x/../admin' }] })?.issues).toEqual([{ path: 'taskEndpoints.0.createPath', message: PATH }])
+    expect(refusal({ ...GOOD, taskEndpoints: [{ kind: 'video', resultPath: '/x' }] })?.issues.map((i) => i.path)).toEqual(['taskEndpoints.0.name'])
+    expect(refusal({ ...GOOD, taskEndpoints: [{ name: 'app/x', kind: 'audio', resultPath: '/x' }] })?.issues).toEqual([{ path: 'taskEndpoints.0.kind', message: 'must be "video" or "image"' }])
+  })
+
+  it('takes as baseUrl only an address a path can be appended to: no query, fragment or credentials', () => {
+    expect(refusal({ ...GOOD, baseUrl: 'https://gw.example.com?a=1' })?.issues).toEqual([{ path: 'baseUrl', message: 'must have no query: each path is appended to it (got "https://gw.example.com?a=1")' }])
+    expect(refusal({ ...GOOD, baseUrl: 'https://gw.example.com/root?' })?.issues[0]?.message).toMatch(/^must have no query/)
+    expect(refusal({ ...GOOD, baseUrl: 'https://gw.example.com/#x' })?.issues[0]?.message).toMatch(/^must have no fragment/)
+    expect(refusal({ ...GOOD, baseUrl: 'https://gw.example.com#' })?.issues[0]?.message).toMatch(/^must have no fragment/)
+    for (const baseUrl of ['https://user@gw.example.com', 'https://:secret@gw.example.com', 'https://u:p@gw.example.com/root']) {
+      expect(refusal({ ...GOOD, baseUrl })?.issues, baseUrl).toEqual([{ path: 'baseUrl', message: 'must have no user name or password in it: the gateway token is apiKey' }])
+    }
+    for (const baseUrl of ['https://gw exa mple.com', 'http://[::1', 'https://gw.example.com:99999']) {
+      expect(refusal({ ...GOOD, baseUrl })?.issues, baseUrl).toEqual([{ path: 'baseUrl', message: 'must be an http:// or https:// URL' }])
+    }
+    for (const baseUrl of ['HTTPS://GW.example.com', 'https://gw.example.com/root/', 'http://[::1]:8080']) expect(refusal({ ...GOOD, baseUrl }), baseUrl).toBeUndefined()
   })
 
   it('trims the key and the trailing slashes of baseUrl before they are used', async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { scrubLines } from '../../src/server/scrubLines.js'
 
 const KEY = 'sk-live-0123456789abcdef'
@@ -80,6 +80,28 @@ describe('scrubLines', () => {
 
   it('ends with a character cut off at the very end as a replacement character', async () => {
     expect(await chunksOf(KEY, ['data: 1\n\n', 'x\u00e9'], [0xc3])).toEqual(['data: 1\n\n', 'x\u00e9\ufffd'])
+  })
+
+  it('copies a long line once, however many chunks it came in', async () => {
+    // Every copy of bytes into a new array goes through TypedArray.prototype.set: count what is copied.
+    const set = vi.spyOn(Object.getPrototypeOf(Uint8Array.prototype) as { set: Uint8Array['set'] }, 'set')
+    try {
+      const size = 512 * 1024
+      const chunk = encode('x'.repeat(1024))
+      const transform = scrubLines(KEY)
+      const writer = transform.writable.getWriter()
+      const read = new Response(transform.readable).arrayBuffer()
+      set.mockClear()
+      for (let at = 0; at < size; at += chunk.length) await writer.write(chunk)
+      await writer.write(encode('\n'))
+      await writer.close()
+      expect((await read).byteLength).toBe(size + 1)
+      const copied = set.mock.calls.reduce((sum, [source]) => sum + (source as ArrayLike<number>).length, 0)
+      // Joined once: the line and its end. Joining each chunk to what came before would copy 128 MiB.
+      expect(copied).toBe(size + 1)
+    } finally {
+      set.mockRestore()
+    }
   })
 
   it('holds a line of up to 16 MiB characters, and breaks the stream on a longer one', async () => {

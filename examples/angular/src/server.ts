@@ -19,8 +19,11 @@ if (baseUrl && apiKey) {
     basePath: '/api/rxgate',
     models: ['gpt-4.1-mini', 'vendor-b/t2v-spark'],
     // Open to every caller on purpose: this example listens on 127.0.0.1 only,
-    // for the person at this machine. An app others can reach passes its own
-    // check instead: authorize: (request) => checkSession(request.headers.get('cookie')).
+    // for the person at this machine (and the relay answers only requests to
+    // a loopback name from a loopback page, so a site whose name is made to
+    // resolve to 127.0.0.1 gets a 403). An app others can reach passes a check
+    // that looks the session up instead:
+    // authorize: async (request) => (await sessions.verify(request.headers.get('cookie'))) !== undefined.
     allowUnauthenticated: true,
   })
   app.use(expressMiddleware(gateway))
