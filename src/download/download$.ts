@@ -2,7 +2,8 @@ import { asyncScheduler, Observable } from 'rxjs'
 import { asGatewayError } from '../errors/GatewayError.js'
 import { InvalidRequestError } from '../errors/InvalidRequestError.js'
 import { ResultExpiredError } from '../errors/ResultExpiredError.js'
-import { allowHostsIssue } from '../transport/allowHosts.js'
+import { millis } from '../validation/options.js'
+import { publicNetworkIssues } from '../transport/allowHosts.js'
 import { openSink } from './sink.js'
 import { Transfer } from './transfer.js'
 import type { DownloadEvent, DownloadOptions, DownloadTarget } from './types.js'
@@ -30,6 +31,9 @@ import type { DownloadEvent, DownloadOptions, DownloadTarget } from './types.js'
  *   begins again from byte 0 (a `Writable` cannot: then it fails). Two
  *   versions of a file are never spliced. `retries` caps the requests after
  *   the first, in all: at most `retries + 1`; the first retry goes at once.
+ * - A compressed reply (`Content-Encoding` other than `identity`) is saved
+ *   decoded, of unknown size (its `Content-Length` counts compressed bytes),
+ *   and a break begins it again from byte 0: it is never resumed.
  * - A body longer than its `Content-Length` or `Content-Range` fails the
  *   download: the file would not be the original.
  * - A file is written under a temporary name in the same folder and renamed
@@ -38,7 +42,10 @@ import type { DownloadEvent, DownloadOptions, DownloadTarget } from './types.js'
  * - Errors name the URL's path, never its query; a server's error body is
  *   masked of anything that may echo the signature.
  * - Each chunk is written before the next is read, so a slow disk or stream
- *   slows the transfer (TCP backpressure) instead of filling memory.
+ *   slows the transfer (TCP backpressure) instead of filling memory; the
+ *   time a chunk takes to write is not counted as silence.
+ * - A `timeoutMs` that is not an integer from 1 to 2^31-1, or an `expiresAt`
+ *   that cannot be read as a time, is refused with `InvalidRequestError`.
  *
  * @example
  * ```ts
@@ -80,16 +87,19 @@ function checkedPath(url: string, options: DownloadOptions): string {
   if (options.retries !== undefined && !(Number.isInteger(options.retries) && options.retries >= 0)) {
     throw new InvalidRequestError([{ path: 'retries', message: `must be an integer of at least 0 (got ${options.retries})` }], 'download')
   }
-  const hosts = options.allowHosts === undefined ? undefined : allowHostsIssue('allowHosts', options.allowHosts)
-  if (hosts) throw new InvalidRequestError([hosts], 'download')
-  if (options.allowPrivateNetwork !== undefined && typeof options.allowPrivateNetwork !== 'boolean') {
-    throw new InvalidRequestError([{ path: 'allowPrivateNetwork', message: `must be true or false (got ${typeof options.allowPrivateNetwork})` }], 'download')
-  }
+  // 0 would abort at once; Infinity or more than a timer holds would fire every millisecond.
+  const timeout = options.timeoutMs === undefined ? undefined : millis(1)(options.timeoutMs)
+  if (timeout) throw new InvalidRequestError([{ path: 'timeoutMs', message: timeout }], 'download')
+  const network = publicNetworkIssues('', options)
+  if (network.length > 0) throw new InvalidRequestError(network, 'download')
   return parsed.pathname
 }
 
+/** `expiresAt` in ms; one that cannot be read is refused, as ignoring it would download past the expiry unchecked. */
 function timeOf(value: Date | number | string | undefined): number | undefined {
   if (value === undefined) return undefined
-  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value)
-  return Number.isNaN(ms) ? undefined : ms
+  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : Number.NaN
+  if (Number.isFinite(ms)) return ms
+  const shown = value instanceof Date ? 'an invalid Date' : typeof value === 'string' ? JSON.stringify(value).slice(0, 80) : String(value)
+  throw new InvalidRequestError([{ path: 'expiresAt', message: `must be a Date, a time in ms or a date string (got ${shown})` }], 'download')
 }

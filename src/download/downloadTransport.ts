@@ -8,8 +8,12 @@ import type { DownloadOptions } from './types.js'
  * choose, so the default goes through `publicFetch`: each hop (redirects
  * included) is checked, and one to a private, loopback or link-local
  * address is refused with `InvalidRequestError` before it is reached,
- * unless `allowHosts` names it or `allowPrivateNetwork` is set. A caller's
- * `fetch` is checked the same way. A caller's `transport` is used as it is:
+ * unless `allowHosts` names it or `allowPrivateNetwork` is set. With a
+ * caller's `fetch`, each hop's URL is checked and its hostname resolved and
+ * checked (in Node) before that fetch connects, which resolves it again: the
+ * checked address is not pinned, as the default's is. Behind a proxy (which
+ * the default's own connection pool does not use), pass such a `fetch`.
+ * A caller's `transport` is used as it is:
  * which addresses it may reach is then its own business.
  *
  * @example

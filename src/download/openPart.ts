@@ -12,7 +12,7 @@ import { maskSignatures, MAX_STORAGE_BODY_BYTES, saysExpired } from './storageRe
 export interface Part {
   /** Offset of the body's first byte in the file: 0 for a 200, the `Content-Range` start for a 206. */
   readonly start: number
-  /** Offset just past the body's last byte, when announced (`Content-Length` of a 200, `Content-Range` end of a 206): no byte may come past it. */
+  /** Offset just past the body's last byte, when announced (`Content-Length` of a 200, `Content-Range` end of a 206; never for a compressed reply): no byte may come past it. */
   readonly end: number | undefined
   /** Size of the whole file, when the server gave it. */
   readonly total: number | undefined
@@ -32,7 +32,9 @@ export interface Part {
  * `Authorization` may travel to the host that serves them. Resolves with a
  * 200 or a 206 whose `Content-Range` could be read (and agrees with its
  * `Content-Length`); `undefined` for a 416 (nothing at `from`) or an
- * unreadable 206, where the caller starts over. A 410, or a 400/403 whose
+ * unreadable 206, where the caller starts over. A compressed reply
+ * (`Content-Encoding` other than `identity`) is one of unknown length that
+ * cannot be resumed, and a compressed 206 is unreadable. A 410, or a 400/403 whose
  * body says the signature expired, rejects with {@link ResultExpiredError};
  * any other status with `HttpError` (its body masked of anything that may
  * carry the signature); a network failure with `ConnectionError`.
@@ -49,17 +51,21 @@ export async function openPart(transport: Transport, url: string, path: string, 
     throw connectionError(spec, error, false)
   }
   const header = (name: string) => res.header(name)
-  const length = lengthOf(header('content-length'))
+  // A compressed reply is decoded by fetch, while its Content-Length and byte
+  // ranges count the compressed bytes: its length is unknown, and its bytes
+  // cannot be resumed (raw gzip would follow decoded bytes). It is taken whole.
+  const encoded = !/^\s*(identity\s*)?$/i.test(header('content-encoding') ?? '')
+  const length = encoded ? undefined : lengthOf(header('content-length'))
   const etag = header('etag')
   const common = {
-    ranges: /\bbytes\b/i.test(header('accept-ranges') ?? ''),
-    validator: strongEtag(etag) ?? header('last-modified'),
+    ranges: !encoded && /\bbytes\b/i.test(header('accept-ranges') ?? ''),
+    validator: encoded ? undefined : (strongEtag(etag) ?? header('last-modified')),
     version: `${etag ?? ''}\n${header('last-modified') ?? ''}`,
     type: header('content-type'),
     res,
   }
   if (res.status === 200) return { start: 0, end: length, total: length, ...common }
-  if (res.status === 206) {
+  if (res.status === 206 && !encoded) {
     const range = parseContentRange(header('content-range'))
     const end = range && range.end + 1
     if (range && (length === undefined || length === end! - range.start)) return { start: range.start, end, total: range.size, ...common, ranges: true }

@@ -7,7 +7,7 @@ import type { DownloadEvent, DownloadOptions } from './types.js'
 
 /** Options of {@link saveResults}: those of `download$` (its `expiresAt` comes from each event), and how many tasks save at once. */
 export interface SaveResultsOptions extends Omit<DownloadOptions, 'expiresAt' | 'end'> {
-  /** Tasks whose files are saved at once (each task's files one after another). Default 4. */
+  /** Tasks whose files are saved at once (each task's files one after another): an integer of at least 1. Default 4. */
   readonly concurrency?: number
 }
 
@@ -16,14 +16,15 @@ export type SaveResultsEvent = DownloadEvent & {
   readonly taskId: string
   /** The URL's position in the task's `urls`, from 1. */
   readonly index: number
-  /** Where the file is saved: `<dir>/<taskId>-<index>.<ext>`. */
+  /** Where the file is saved: `<dir>/<taskId>-<index>.<ext>`, the task id in lower case. */
   readonly file: string
 }
 
 /**
  * Saves every result of each completed task into `dir` (Node), before the
- * URLs expire: `<taskId>-<index>.<ext>` (`index` from 1, the extension from
- * the URL, else `mp4` for a video and `png` for an image). Other task events
+ * URLs expire: `<taskId>-<index>.<ext>` (the task id in lower case, `index`
+ * from 1, the extension from the URL, else `mp4` for a video and `png` for an
+ * image). Other task events
  * are let go. Emits each file's `progress` and `saved` events with `taskId`,
  * `index` and `file`; completes when the source has and every file is saved.
  * A URL already past its `expiresAt` fails with `ResultExpiredError` before
@@ -45,6 +46,10 @@ export type SaveResultsEvent = DownloadEvent & {
 export function saveResults(dir: string, options: SaveResultsOptions = {}): OperatorFunction<TaskEvent, SaveResultsEvent> {
   if (typeof dir !== 'string') throw new InvalidRequestError([{ path: 'dir', message: `must be a folder path (got ${dir === null ? 'null' : typeof dir})` }], 'saveResults')
   const { concurrency = 4, ...download } = options ?? {}
+  // 0, a negative or NaN would make mergeMap hold every task and never start one.
+  if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
+    throw new InvalidRequestError([{ path: 'concurrency', message: `must be an integer of at least 1 (got ${String(concurrency)})` }], 'saveResults')
+  }
   const folder = dir.replace(/[\\/]+$/, '') || '.'
   return pipe(
     filter((event): event is Extract<TaskEvent, { type: 'completed' }> => event.type === 'completed'),

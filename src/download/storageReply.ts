@@ -1,4 +1,4 @@
-import { scrubText } from '../errors/redact.js'
+import { MASK, scrubText } from '../errors/redact.js'
 
 /** Error bodies are read this far, no further: enough for any storage's error document. */
 export const MAX_STORAGE_BODY_BYTES = 4096
@@ -25,12 +25,14 @@ export function saysExpired(status: number, body: string): boolean {
   return (status === 400 || status === 403) && EXPIRED.test(body.slice(0, MAX_STORAGE_BODY_BYTES))
 }
 
-const MASK = '[redacted]'
 // A query parameter (after `?`, `&` or `;`): every value, whatever its name.
 const QUERY_PARAM = /([?&;][\w.%-]+=)[^\s"'<>&;#]*/g
 // A signing parameter written alone (`sig=…`, `X-Amz-Signature=…`), as a message may echo it.
-const SIGNING_PARAM =
-  /\b((?:x-amz|x-goog|x-oss)-[\w-]+|signature|sig|se|st|sp|sv|skoid|sktid|skt|ske|sks|skv|token|access_token|ossaccesskeyid|awsaccesskeyid|googleaccessid|expires|policy|key-pair-id|credential)(\s*[=:]\s*)(?!\[redacted\])[^\s"'<>&;,]+/gi
+// A value already masked (by QUERY_PARAM) is left as it is.
+const SIGNING_PARAM = new RegExp(
+  String.raw`\b((?:x-amz|x-goog|x-oss)-[\w-]+|signature|sig|se|st|sp|sv|skoid|sktid|skt|ske|sks|skv|token|access_token|ossaccesskeyid|awsaccesskeyid|googleaccessid|expires|policy|key-pair-id|credential)(\s*[=:]\s*)(?!${MASK.replace(/[[\]]/g, '\\$&')})[^\s"'<>&;,]+`,
+  'gi',
+)
 // XML elements in which S3-like stores echo what was signed (`<SignatureProvided>`, `<StringToSign>`, `<CanonicalRequest>`, key ids).
 const SIGNING_ELEMENT = /<([\w-]*(?:Signature|StringToSign|CanonicalRequest|AccessKeyId|Credential|Token|GoogleAccessId)[\w-]*)>[\s\S]*?<\/\1>/gi
 // JSON fields of the same kind.

@@ -2,9 +2,6 @@ import type { SchedulerLike, Subscriber, Subscription } from 'rxjs'
 import { ConnectionError } from '../errors/ConnectionError.js'
 import { asGatewayError, GatewayError } from '../errors/GatewayError.js'
 import { TimeoutError } from '../errors/TimeoutError.js'
-import { DEFAULTS } from '../policy/defaults.js'
-import { retryWait } from '../policy/delays.js'
-import { isTransient } from '../policy/retryable.js'
 import { AbortSwitch } from '../transport/abort.js'
 import { connectionError } from '../transport/exchange.js'
 import type { Transport } from '../transport/types.js'
@@ -12,6 +9,7 @@ import { downloadTransport } from './downloadTransport.js'
 import { openPart, type Part } from './openPart.js'
 import { SilenceWatch } from './silence.js'
 import type { Sink } from './sinkTypes.js'
+import { transferRetryDelay } from './transferRetryDelay.js'
 import type { DownloadEvent, DownloadOptions } from './types.js'
 
 /** One download: requests one after another until the whole file is written, a failure that is not a break, or `retries` spent. */
@@ -67,8 +65,7 @@ export class Transfer {
         this.attempt?.abort()
         this.attempt = undefined
         this.silence.release()
-        // The first retry goes at once (a dropped connection rarely means a busy server); later ones wait.
-        const delay = ++retry > this.retries || !isTransient(failure) ? undefined : retry === 1 && !hasRetryAfter(failure) ? 0 : retryWait(failure, retry - 1, DEFAULTS.retry)
+        const delay = transferRetryDelay(failure, ++retry, this.retries)
         if (delay === undefined) return this.fail(failure)
         if (delay > 0 && !(await this.wait(delay))) return
       }
@@ -154,9 +151,11 @@ export class Transfer {
         throw connectionError(this.spec, error, true)
       }
       if (step.done || this.stopped) return
-      this.silence.heard()
       if (this.written + step.value.byteLength > limit) throw this.overrun(limit)
+      // The time the target takes to write is not the server's silence.
+      this.silence.busy()
       await this.sink.write(step.value)
+      this.silence.heard()
       this.written += step.value.byteLength
       if (this.stopped) return
       const { written: bytes, total } = this
@@ -185,8 +184,4 @@ export class Transfer {
     this.silence.stop()
     this.attempt?.abort()
   }
-}
-
-function hasRetryAfter(error: unknown): boolean {
-  return typeof (error as { retryAfterMs?: unknown } | null)?.retryAfterMs === 'number'
 }

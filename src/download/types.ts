@@ -55,6 +55,7 @@ export interface DownloadOptions {
   /**
    * When the URL stops working (a completed task event's `expiresAt`). Once
    * passed, the download fails at once with `ResultExpiredError`, before any request.
+   * One that cannot be read as a time is refused with `InvalidRequestError`.
    */
   readonly expiresAt?: Date | number | string
   /**
@@ -64,7 +65,11 @@ export interface DownloadOptions {
    * the download. Past it, the download fails with the last error. Default 3.
    */
   readonly retries?: number
-  /** Longest silence (no byte) before the transfer counts as broken and is resumed. Default 60,000 ms. */
+  /**
+   * Longest silence (no byte) before the transfer counts as broken and is
+   * resumed; the time the target takes to write a chunk does not count. An
+   * integer from 1 to 2^31-1. Default 60,000 ms.
+   */
   readonly timeoutMs?: number
   /**
    * Hosts the download may reach even at a private, loopback or link-local
@@ -76,9 +81,12 @@ export interface DownloadOptions {
   /** Allow every address, private ones included (for development). Default false. */
   readonly allowPrivateNetwork?: boolean
   /**
-   * A `fetch` to download with. Its hops are checked like the default's
-   * (redirects followed one at a time, each checked). Default: a fetch that
-   * connects only to the address it checked.
+   * A `fetch` to download with (e.g. one that goes through your proxy,
+   * which the default does not use). Redirects are still followed one at a
+   * time, each URL checked, and in Node each hop's hostname resolved and
+   * refused at a private address; but your fetch resolves the name again,
+   * so the checked address is not pinned. Default: a fetch that connects
+   * only to the address it checked.
    */
   readonly fetch?: typeof globalThis.fetch
   /**

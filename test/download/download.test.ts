@@ -162,6 +162,33 @@ describe('download$ to a file', () => {
   })
 })
 
+describe('download$ of a compressed reply (Content-Encoding: gzip)', () => {
+  it('saves the decoded bytes; the compressed Content-Length is no total', async () => {
+    const host = await fileHost({ gzip: true })
+    const dir = await tempDir()
+    const { values, completed, error } = await collect(download$(host.url, join(dir, 'v.mp4'), local(host)))
+    expect(error).toBeUndefined()
+    expect(completed).toBe(true)
+    expect(host.requests).toHaveLength(1)
+    expectBytes(await readFile(join(dir, 'v.mp4')), host.bytes)
+    const progress = values.filter((e) => e.type === 'progress')
+    expect(progress.every((e) => e.total === undefined && e.fraction === undefined)).toBe(true)
+    expect(progress.at(-1)).toMatchObject({ bytes: host.bytes.length })
+    expect(saved(values)).toMatchObject({ bytes: host.bytes.length, resumed: 0, restarted: 0 })
+  })
+
+  it('a break mid-body starts over from byte 0 without Range: compressed bytes never follow decoded ones', async () => {
+    const host = await fileHost({ gzip: true, dropAt: (n) => (n === 1 ? 50_000 : undefined) })
+    const dir = await tempDir()
+    const { values, completed } = await collect(download$(host.url, join(dir, 'v.mp4'), local(host)))
+    expect(completed).toBe(true)
+    expect(host.requests).toHaveLength(2)
+    expect(host.requests[1]!.headers.range).toBeUndefined()
+    expect(saved(values)).toMatchObject({ resumed: 0, restarted: 1, bytes: host.bytes.length })
+    expectBytes(await readFile(join(dir, 'v.mp4')), host.bytes)
+  })
+})
+
 describe('download$ expiry', () => {
   it('an expiresAt in the past fails at once with ResultExpiredError, before any request', async () => {
     const host = await fileHost()
@@ -272,10 +299,29 @@ describe('download$ checks its arguments before any request', () => {
     expect(gw.requests).toHaveLength(1)
   })
 
-  it('an unreadable expiresAt is no expiry', async () => {
-    const gw = fakeGateway(() => ({ status: 200, headers: { 'content-length': '4' }, body: 'kite' }))
-    const { completed } = await collect(download$('https://cdn.example/v.mp4', { blob: true }, { expiresAt: 'soon', transport: gw.transport }))
-    expect(completed).toBe(true)
+  it.each([
+    ['soon', 'must be a Date, a time in ms or a date string (got "soon")'],
+    [new Date('garbage'), 'must be a Date, a time in ms or a date string (got an invalid Date)'],
+    [Number.NaN, 'must be a Date, a time in ms or a date string (got NaN)'],
+    [Number.POSITIVE_INFINITY, 'must be a Date, a time in ms or a date string (got Infinity)'],
+    [null as never, 'must be a Date, a time in ms or a date string (got null)'],
+    [true as never, 'must be a Date, a time in ms or a date string (got true)'],
+  ])('refuses an expiresAt that cannot be read (%s): ignoring it would skip the expiry check', async (expiresAt, message) => {
+    const error = await refusal('https://cdn.example/v.mp4', { expiresAt })
+    expect(error.issues).toEqual([{ path: 'expiresAt', message }])
+  })
+
+  it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, '5000' as never])('refuses timeoutMs %s: an integer of ms from 1 to 2^31-1', async (timeoutMs) => {
+    const error = await refusal('https://cdn.example/v.mp4', { timeoutMs })
+    expect(error.issues).toEqual([{ path: 'timeoutMs', message: expect.stringMatching(/^must be an integer of milliseconds from 1 to 2147483647 \(got /) }])
+  })
+
+  it('takes timeoutMs 1 and 2^31-1', async () => {
+    for (const timeoutMs of [1, 2 ** 31 - 1]) {
+      const gw = fakeGateway(() => ({ status: 200, headers: { 'content-length': '4' }, body: 'kite' }))
+      const { completed } = await collect(download$('https://cdn.example/v.mp4', { blob: true }, { timeoutMs, transport: gw.transport }))
+      expect(completed).toBe(true)
+    }
   })
 })
 

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type http from 'node:http'
+import { gzipSync } from 'node:zlib'
 import { startServer, type SeenRequest, type TestServer } from '../helpers/server.js'
 
 /** How the loopback file host behaves; each answer can be set per request number (1-based). */
@@ -27,6 +28,13 @@ export interface FileHostOptions {
   readonly contentRange?: (n: number, start: number) => string | undefined
   /** Per request: this many bytes more than the headers announce, sent without `Content-Length` (chunked). */
   readonly overrun?: (n: number) => number | undefined
+  /**
+   * Serves the file gzip-compressed whatever the request asks
+   * (`Content-Encoding: gzip`, the compressed `Content-Length`, ranges and
+   * `dropAt` counted in compressed bytes), as a CDN may. The file is then of
+   * hex digits, so it compresses to about half.
+   */
+  readonly gzip?: boolean
 }
 
 export interface FileHost {
@@ -41,7 +49,7 @@ const etagOf = (bytes: Buffer) => `"${createHash('sha256').update(bytes).digest(
 /** A loopback server of one file of random bytes at `/files/result.mp4?sig=secret`, with faults per request. */
 export async function fileHost(options: FileHostOptions = {}): Promise<FileHost> {
   const { size = 200_000, ranges = true, etag = true } = options
-  const bytes = randomBytes(size)
+  const bytes = options.gzip ? Buffer.from(randomBytes(Math.ceil(size / 2)).toString('hex')).subarray(0, size) : randomBytes(size)
   const server = await startServer((req, res) => {
     const n = server.requests.indexOf(req) + 1
     const status = options.status?.(n)
@@ -49,7 +57,9 @@ export async function fileHost(options: FileHostOptions = {}): Promise<FileHost>
       res.writeHead(status, { 'content-type': 'application/json' })
       return void res.end(options.statusBody?.(n) ?? JSON.stringify({ error: { message: `status ${status}` } }))
     }
-    const file = options.version?.(n) ?? bytes
+    const original = options.version?.(n) ?? bytes
+    // What travels: the file, or its gzip encoding (ranges and lengths count these bytes).
+    const file = options.gzip ? gzipSync(original) : original
     const tag = etag ? etagOf(file) : undefined
     const range = /^bytes=(\d+)-$/.exec(String(req.headers.range ?? ''))
     const ifRange = req.headers['if-range']
@@ -61,6 +71,7 @@ export async function fileHost(options: FileHostOptions = {}): Promise<FileHost>
       ...(extra === undefined ? { 'content-length': file.length - start } : {}),
       ...(ranges ? { 'accept-ranges': 'bytes' } : {}),
       ...(tag ? { etag: tag } : {}),
+      ...(options.gzip ? { 'content-encoding': 'gzip' } : {}),
     }
     if (start > 0) headers['content-range'] = options.contentRange?.(n, start) ?? `bytes ${start}-${file.length - 1}/${file.length}`
     res.writeHead(start > 0 ? 206 : 200, headers)

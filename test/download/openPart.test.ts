@@ -71,6 +71,25 @@ describe('openPart: a 200 or a readable 206', () => {
   })
 })
 
+describe('openPart: a compressed reply (fetch decodes it; its lengths count compressed bytes)', () => {
+  const sized = { 'content-length': '1200', 'accept-ranges': 'bytes', etag: '"v1"', 'last-modified': 'Mon, 01 Jan 2024 00:00:00 GMT' }
+
+  it.each(['gzip', 'br', 'deflate', 'GZIP', 'gzip, identity'])('a 200 with Content-Encoding %s: length unknown, never resumed', async (encoding) => {
+    const { part } = await open(() => ({ status: 200, headers: { ...sized, 'content-encoding': encoding }, body: 'x' }))
+    expect(part).toMatchObject({ start: 0, end: undefined, total: undefined, ranges: false, validator: undefined })
+  })
+
+  it.each(['identity', ' Identity ', ''])('a 200 with Content-Encoding %j is as sent: sized and resumable', async (encoding) => {
+    const { part } = await open(() => ({ status: 200, headers: { ...sized, 'content-encoding': encoding }, body: 'x' }))
+    expect(part).toMatchObject({ start: 0, end: 1200, total: 1200, ranges: true, validator: '"v1"' })
+  })
+
+  it('a compressed 206 is not trusted: it resolves undefined, to start over', async () => {
+    const { part } = await open(() => ({ status: 206, headers: { 'content-range': 'bytes 1400-2898/2899', 'content-encoding': 'gzip' }, body: 'x' }), 1400)
+    expect(part).toBeUndefined()
+  })
+})
+
 describe('openPart: answers to start over from', () => {
   it('a 416 (nothing at that offset) resolves undefined', async () => {
     const { part } = await open(() => ({ status: 416, headers: { 'content-range': 'bytes */2899' }, body: '' }), 2899)

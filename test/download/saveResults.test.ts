@@ -190,3 +190,48 @@ describe('saveResults refuses task ids that are not file names', () => {
     expect(files(values)).toEqual([`${dir}/${id}-1.png`])
   })
 })
+
+describe('saveResults names files in lower case', () => {
+  it('the task id is lower-cased: ids differing only in case name one file on every file system, as they would where case is ignored', async () => {
+    const dir = await scratch()
+    const gw = fakeGateway((req) => ({ status: 200, headers: { 'content-length': '4' }, body: req.n === 1 ? 'kite' : 'gull' }))
+    const events = [completed('Task-A', ['https://cdn.example/files/a.png']), completed('task-a', ['https://cdn.example/files/b.png'])]
+    const { values, error } = await collect(of(...events).pipe(saveResults(dir, { transport: gw.transport, concurrency: 1 })))
+    expect(error).toBeUndefined()
+    expect(values.filter((e) => e.type === 'saved').map((e) => [e.taskId, e.file])).toEqual([
+      ['Task-A', `${dir}/task-a-1.png`],
+      ['task-a', `${dir}/task-a-1.png`],
+    ])
+    expect(await readdir(dir)).toEqual(['task-a-1.png'])
+    expect(await readFile(join(dir, 'task-a-1.png'), 'utf8')).toBe('gull')
+  })
+
+  it('a UUID in upper case names the same file as in lower case', async () => {
+    const dir = await scratch()
+    const id = '0B6EA0F5-5F7E-4A7E-9A6C-2F0D5D0C9A11'
+    const gw = fakeGateway(() => ({ status: 200, headers: { 'content-length': '4' }, body: 'kite' }))
+    const { values } = await collect(of(completed(id, ['https://cdn.example/files/a.png'])).pipe(saveResults(dir, { transport: gw.transport })))
+    expect(files(values)).toEqual([`${dir}/${id.toLowerCase()}-1.png`])
+    expect(values.every((e) => e.taskId === id)).toBe(true)
+  })
+})
+
+describe('saveResults refuses a concurrency that would never start a task', () => {
+  it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '2' as never])('concurrency %s: InvalidRequestError at once', (concurrency) => {
+    let thrown: unknown
+    try {
+      saveResults('out', { concurrency })
+    } catch (error) {
+      thrown = error
+    }
+    expect(isInvalidRequestError(thrown)).toBe(true)
+    expect(thrown).toMatchObject({ issues: [{ path: 'concurrency', message: `must be an integer of at least 1 (got ${String(concurrency)})` }] })
+  })
+
+  it('takes concurrency 1', async () => {
+    const dir = await scratch()
+    const gw = fakeGateway(() => ({ status: 200, headers: { 'content-length': '4' }, body: 'kite' }))
+    const { completed: done } = await collect(of(completed('t', ['https://cdn.example/files/a.png'])).pipe(saveResults(dir, { transport: gw.transport, concurrency: 1 })))
+    expect(done).toBe(true)
+  })
+})

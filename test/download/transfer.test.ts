@@ -284,6 +284,51 @@ describe('download$: silence', () => {
     expect(saved(o)).toMatchObject({ bytes: 10, resumed: 0, restarted: 0 })
   })
 
+  it('a target slow to write is not silence: the clock stands still while it writes, and runs from the end of the write', async () => {
+    const taken: string[] = []
+    let release: (() => void) | undefined
+    const target: WritableLike = {
+      write: (chunk, callback) => {
+        taken.push(new TextDecoder().decode(chunk))
+        // The first chunk takes as long as the test says; the others are taken at once.
+        if (taken.length === 1) release = () => callback()
+        else callback()
+        return true
+      },
+      end: (callback) => callback?.(),
+    }
+    const { gw, o, clock } = start((req) => (req.n === 1 ? whole('fed') : rest(4, ['EFGHIJ'])), { timeoutMs: 5_000 }, target)
+    await settle()
+    gw.request(1).fed!.push('ABCD')
+    await settle()
+    await clock.run(20_000)
+    expect(gw.request(1).aborted).toBe(false)
+    release!()
+    await settle()
+    await clock.run(4_999)
+    expect(gw.request(1).aborted).toBe(false)
+    await clock.run(1)
+    await ended(o)
+    expect(gw.request(1).aborted).toBe(true)
+    expect(gw.requests.map(rangeOf)).toEqual([undefined, 'bytes=4-'])
+    expect(saved(o)).toMatchObject({ bytes: 10, resumed: 1, restarted: 0 })
+    expect(taken.join('')).toBe(FILE)
+  })
+
+  it('a target slow to write every chunk keeps a steady transfer alive', async () => {
+    const pending: (() => void)[] = []
+    const target: WritableLike = { write: (_, callback) => (pending.push(() => callback()), true), end: (callback) => callback?.() }
+    const { gw, o, clock } = start(() => whole(['AB', 'CD', 'EF', 'GH', 'IJ']), { timeoutMs: 5_000 }, target)
+    for (let i = 0; i < 5; i++) {
+      await settle()
+      await clock.run(8_000)
+      pending.shift()!()
+    }
+    await ended(o)
+    expect(gw.requests).toHaveLength(1)
+    expect(saved(o)).toMatchObject({ bytes: 10, resumed: 0, restarted: 0 })
+  })
+
   it('with retries 0, silence fails with TimeoutError', async () => {
     const { gw, o, clock } = start(() => whole('fed'), { timeoutMs: 5_000, retries: 0 })
     await settle()
