@@ -10,7 +10,7 @@ import { observedGate, type ClientHooks } from './hooks.js'
 import { defaultTransport } from './transport/defaultTransport.js'
 import { fetchTransport } from './transport/fetchTransport.js'
 import type { Connection, Transport } from './transport/types.js'
-import { checkAllowHosts, checkFields, checkHeaders, count, POLL_CHECKS, RETRY_CHECKS } from './validation/options.js'
+import { checkFields, checkHeaders, checkPublicNetwork, count, POLL_CHECKS, RETRY_CHECKS } from './validation/options.js'
 
 /** Options of {@link createClient} (and `createGateway`). */
 export interface ClientOptions {
@@ -82,14 +82,20 @@ export interface ClientOptions {
   /** Scheduler of every timer (timeouts, retries, polls); inject a virtual one in tests. */
   readonly scheduler?: SchedulerLike
   /**
-   * Hosts that URLs given to rxgate (a custom `audio_url`) may reach at
-   * private addresses: a hostname (`files.internal`), a `host:port` or an
-   * origin (`http://127.0.0.1:8080`). Private addresses (loopback, RFC 1918,
+   * Hosts that the `audio_url` check of `textToVideo$` may read at private
+   * addresses: a hostname (`files.internal`), a `host:port` or an origin
+   * (`http://127.0.0.1:8080`). Private addresses (loopback, RFC 1918,
    * link-local such as cloud metadata, …) are refused otherwise; the origin
-   * of `baseUrl` is always allowed. Default none.
+   * of `baseUrl` is always allowed for that check. Downloads (`download$`,
+   * `saveResults`) do not read this: they take `allowHosts` of their own.
+   * Default none.
    */
   readonly allowHosts?: readonly string[]
-  /** Every address allowed to URLs given to rxgate, private ones included (for development). Default false. */
+  /**
+   * Every address allowed to the `audio_url` check of `textToVideo$`,
+   * private ones included (for development); only `true` does it, anything
+   * else but a boolean is refused. Downloads take their own. Default false.
+   */
   readonly allowPrivateNetwork?: boolean
 }
 
@@ -106,9 +112,9 @@ export interface Client extends Connection, RetryPolicy {
   readonly resumeAttempts: number
   readonly taskPoll: PollDelayOptions
   readonly taskDeadlineMs: number
-  /** Hosts reachable at private addresses by URLs given to rxgate (see `ClientOptions.allowHosts`). */
+  /** Hosts the `audio_url` check of `textToVideo$` may read at private addresses (see `ClientOptions.allowHosts`). */
   readonly allowHosts?: readonly string[]
-  /** Private addresses allowed to URLs given to rxgate. */
+  /** Private addresses allowed to the `audio_url` check of `textToVideo$` (see `ClientOptions.allowPrivateNetwork`). */
   readonly allowPrivateNetwork?: boolean
 }
 
@@ -226,7 +232,7 @@ const OPTION_TYPES: Readonly<Record<keyof ClientOptions, 'string' | 'number' | '
 /** The options the checks above leave: unknown names (a typo keeps a default without a word), types, timings, headers, path. */
 function checkRest(issues: RequestIssue[], given: ClientOptions | undefined): void {
   const options = given ?? ({} as ClientOptions)
-  checkAllowHosts(issues, 'allowHosts', options.allowHosts) // first: "must be an array" says more than the type table's "an object"
+  checkPublicNetwork(issues, options) // first: "must be an array" says more than the type table's "an object"
   for (const [name, value] of Object.entries(options)) {
     const type = Object.hasOwn(OPTION_TYPES, name) ? OPTION_TYPES[name as keyof ClientOptions] : undefined
     if (!type) issues.push({ path: name, message: 'is not an option of createClient' })

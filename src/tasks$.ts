@@ -1,6 +1,6 @@
 import { Observable, switchMap, type Subscriber, type Unsubscribable } from 'rxjs'
 import { checkAudio$, type AudioCheckOptions } from './audio/checkAudio$.js'
-import { allowHostsIssue } from './transport/allowHosts.js'
+import { publicNetworkIssues } from './transport/allowHosts.js'
 import { guard$, isClientLike, notAClient, type Client } from './client.js'
 import { asGatewayError } from './errors/GatewayError.js'
 import { redactError } from './errors/redact.js'
@@ -90,8 +90,8 @@ export function textToVideo$(client: Client, body: TextToVideoRequest, options: 
     if (!body.audio_url || checkAudio === false) return created$
     // The file is read before anything reaches the gateway: audio that breaks a rule creates no (paid) task.
     const own = typeof checkAudio === 'object' && checkAudio !== null ? checkAudio : {}
-    const badHosts = own.allowHosts === undefined ? undefined : allowHostsIssue('checkAudio.allowHosts', own.allowHosts)
-    if (badHosts) throw new InvalidRequestError([badHosts], 'options')
+    const badOptions = publicNetworkIssues('checkAudio', own)
+    if (badOptions.length > 0) throw new InvalidRequestError(badOptions, 'options')
     const probe = {
       ...own,
       timeoutMs: own.timeoutMs ?? client.timeoutMs,

@@ -5,8 +5,13 @@ export interface AudioRequestInit {
   readonly method: 'HEAD' | 'GET'
   readonly headers: Record<string, string>
   readonly signal: AbortSignal
-  /** The probe follows redirects itself, checking each hop's address: a fetch returns a 3xx as it is. */
-  readonly redirect: 'manual'
+  /**
+   * In Node, 'manual': the probe follows redirects itself, checking each
+   * hop's address, and a fetch returns a 3xx as it is. In a browser,
+   * 'follow': a manual redirect is opaque there, so the fetch follows them
+   * and the probe checks the final URL.
+   */
+  readonly redirect: 'manual' | 'follow'
   /** In a browser: no cookies and no referrer, since the gateway reads the file with neither. */
   readonly credentials: 'omit'
   readonly referrerPolicy: 'no-referrer'
@@ -19,8 +24,9 @@ export type AudioReply = Pick<Response, 'status' | 'headers' | 'body'>
  * Sends one request of the audio probe, to one hop: the probe checks each
  * URL and follows redirects itself (see `publicFetch`). `globalThis.fetch`
  * fits; a test or an app passes its own (a proxy, a double) as
- * `checkAudio: { fetch }`, and then connects itself (hostnames are not
- * resolved and checked by the probe, addresses written in URLs are). It is
+ * `checkAudio: { fetch }`, and then connects itself: in Node the probe
+ * still resolves each hop's hostname and refuses private addresses, but
+ * the fetch resolves it again, so the checked address is not pinned. It is
  * never the client's transport: the file is on another origin, and must
  * not see the gateway's `Authorization` header.
  *

@@ -2,7 +2,7 @@ import { asyncScheduler, Observable, type SchedulerLike } from 'rxjs'
 import { asGatewayError } from '../errors/GatewayError.js'
 import { InvalidRequestError, isInvalidRequestError } from '../errors/InvalidRequestError.js'
 import { DEFAULTS } from '../policy/defaults.js'
-import { allowHostsIssue, type PublicNetworkOptions } from '../transport/allowHosts.js'
+import { publicNetworkIssues, type PublicNetworkOptions } from '../transport/allowHosts.js'
 import { Unreadable, type AudioFetch } from './audioHttp.js'
 import { audioIssues } from './audioRules.js'
 import { guardedFetch } from './guardedFetch.js'
@@ -16,7 +16,12 @@ import { readAudio } from './readAudio.js'
  * allowed too).
  */
 export interface AudioCheckOptions extends PublicNetworkOptions {
-  /** Sends the probe's requests, one per hop (see {@link AudioFetch}). Default: a fetch that also checks the addresses a hostname resolves to. */
+  /**
+   * Sends the probe's requests, one per hop (see {@link AudioFetch}).
+   * Default: a fetch that connects only to the address it checked. With
+   * one of yours, each hop's hostname is still resolved and checked (in
+   * Node), but your fetch resolves it again; behind a proxy, pass one.
+   */
   readonly fetch?: AudioFetch
   /** Time allowed for the whole probe; past it the file counts as unreachable. Default: the client's `timeoutMs` (600,000 ms unless set). */
   readonly timeoutMs?: number
@@ -50,6 +55,9 @@ const WHAT = 'text-to-video request'
  *   `audio_url`, "refers to a private address (loopback); …", and nothing
  *   reaches that host, unless it is in `allowHosts` or `allowPrivateNetwork`
  *   is true.
+ * - `allowHosts` malformed, or an `allowPrivateNetwork` that is not a
+ *   boolean (a string "false" is refused, not read as true):
+ *   `InvalidRequestError` naming the option, before anything is sent.
  * - A rule broken: `InvalidRequestError` with an issue at `audio_url` per rule,
  *   e.g. "audio is 42.0 s; the interface allows 3 to 30 s".
  * - Unreadable (connection refused, host not found, an HTTP error status,
@@ -75,9 +83,9 @@ export function checkAudio$(audioUrl: string, options: AudioCheckOptions = {}): 
   return new Observable<AudioCheck>((subscriber) => {
     if (typeof audioUrl !== 'string') return subscriber.error(new InvalidRequestError([{ path: 'audio_url', message: `must be a URL (got ${audioUrl === null ? 'null' : typeof audioUrl})` }], WHAT))
     options ??= {}
-    // A malformed entry would match nothing and quietly refuse the host meant.
-    const badHosts = options.allowHosts === undefined ? undefined : allowHostsIssue('allowHosts', options.allowHosts)
-    if (badHosts) return subscriber.error(new InvalidRequestError([badHosts], 'audio check options'))
+    // A malformed entry would match nothing and quietly refuse the host meant; a string "false" would open every address.
+    const badOptions = publicNetworkIssues('', options)
+    if (badOptions.length > 0) return subscriber.error(new InvalidRequestError(badOptions, 'audio check options'))
     if (!/^https?:\/\//i.test(audioUrl)) {
       subscriber.next({ checked: false, reason: 'not an http(s) URL, which only the gateway can read' })
       return subscriber.complete()

@@ -6,9 +6,10 @@ import type { AudioFetch, AudioRequestInit } from './audioHttp.js'
  * The probe's {@link AudioFetch}: `publicFetch`, so that an `audio_url`
  * (and every hop it redirects to) at a private address is refused with
  * `InvalidRequestError` at `audio_url` before anything reaches it, unless
- * `allowHosts` or `allowPrivateNetwork` says otherwise. A fetch of the
- * caller's own gets one request per hop, with `redirect: 'manual'` and
- * headers as a plain object, as {@link AudioRequestInit} says.
+ * `allowHosts` or `allowPrivateNetwork: true` says otherwise. A fetch of
+ * the caller's own gets one request per hop (in Node, where each hop's
+ * hostname is resolved and checked first), headers as a plain object, as
+ * {@link AudioRequestInit} says.
  *
  * @example
  * ```ts
@@ -22,10 +23,11 @@ export function guardedFetch(options: PublicNetworkOptions & { readonly fetch?: 
     field: 'audio_url',
     what,
     ...(options.allowHosts ? { allowHosts: options.allowHosts } : {}),
-    ...(options.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}),
+    // Only `true` opens every address: a truthy string ("false" from an environment variable) does not.
+    ...(options.allowPrivateNetwork === true ? { allowPrivateNetwork: true } : {}),
     ...(own ? { fetch: ((url: string, init: RequestInit) => own(url, audioInit(init))) as unknown as typeof globalThis.fetch } : {}),
   })
-  // publicFetch follows the redirects, hop by hop; each hop reaches a fetch with `redirect: 'manual'`.
+  // publicFetch follows the redirects: in Node hop by hop, each hop reaching a fetch with `redirect: 'manual'`.
   return (url, init) => guarded(url, { ...init, redirect: 'follow' })
 }
 
@@ -35,7 +37,8 @@ function audioInit(init: RequestInit): AudioRequestInit {
     method: init.method === 'HEAD' ? 'HEAD' : 'GET',
     headers: Object.fromEntries(new Headers(init.headers)),
     signal: init.signal ?? new AbortController().signal,
-    redirect: 'manual',
+    // As publicFetch asks: 'manual' in Node; 'follow' in a browser, where a manual redirect is opaque.
+    redirect: init.redirect === 'follow' ? 'follow' : 'manual',
     credentials: 'omit',
     referrerPolicy: 'no-referrer',
   }

@@ -1,3 +1,5 @@
+import type { RequestIssue } from '../errors/issues.js'
+
 /** Where rxgate may fetch private addresses; shared by every option that reaches URLs rxgate did not choose. */
 export interface PublicNetworkOptions {
   /**
@@ -39,6 +41,32 @@ export function allowHostsIssue(path: string, value: unknown): { path: string; m
 }
 
 /**
+ * What is wrong with the {@link PublicNetworkOptions} of an options object
+ * at `path` ('' for top-level options): `allowHosts` as
+ * {@link allowHostsIssue} says, and an `allowPrivateNetwork` that is not a
+ * boolean (a string "false" from an environment variable would otherwise
+ * read as true). Undefined values are the defaults. Every option that
+ * carries them checks them here, so that each refuses the same values with
+ * the same words.
+ *
+ * @example
+ * ```ts
+ * publicNetworkIssues('checkAudio', { allowPrivateNetwork: 'false' })
+ * // [{ path: 'checkAudio.allowPrivateNetwork', message: 'must be true or false (got string)' }]
+ * publicNetworkIssues('', { allowHosts: ['files.internal'], allowPrivateNetwork: false }) // []
+ * ```
+ */
+export function publicNetworkIssues(path: string, options: { readonly allowHosts?: unknown; readonly allowPrivateNetwork?: unknown }): RequestIssue[] {
+  const at = (name: string) => (path ? `${path}.${name}` : name)
+  const issues: RequestIssue[] = []
+  const hosts = options.allowHosts === undefined ? undefined : allowHostsIssue(at('allowHosts'), options.allowHosts)
+  if (hosts) issues.push(hosts)
+  const open = options.allowPrivateNetwork
+  if (open !== undefined && typeof open !== 'boolean') issues.push({ path: at('allowPrivateNetwork'), message: `must be true or false (got ${open === null ? 'null' : typeof open})` })
+  return issues
+}
+
+/**
  * Whether `url` may be fetched without the address checks: its host is in
  * `allowHosts`, or `allowPrivateNetwork` is true.
  *
@@ -53,7 +81,7 @@ export function isAllowedHost(url: URL, options: PublicNetworkOptions): boolean 
   const port = url.port || DEFAULT_PORTS[url.protocol]
   return (options.allowHosts ?? []).some((entry) => {
     const allowed = readEntry(entry)
-    if (!allowed || allowed.hostname !== url.hostname.replace(/\.$/, '')) return false
+    if (!allowed || allowed.hostname !== trimDot(url.hostname)) return false
     return (allowed.port === undefined || allowed.port === port) && (allowed.protocol === undefined || allowed.protocol === url.protocol)
   })
 }

@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js'
-import { namedLoopback } from './publicHops.js'
+import { namedLoopback } from './loopbackName.js'
 
 // Words for the ranges ipaddr.js names, as the refusal shows them.
 const LABELS: Readonly<Record<string, string>> = {

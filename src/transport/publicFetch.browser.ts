@@ -1,4 +1,5 @@
-import { hopByHop, namedLoopback, type PublicFetchOptions } from './publicHops.js'
+import { namedLoopback } from './loopbackName.js'
+import { hopByHop, type PublicFetchOptions } from './publicHops.js'
 
 export type { PublicNetworkOptions } from './allowHosts.js'
 export type { PublicFetchOptions } from './publicHops.js'
@@ -8,13 +9,14 @@ export type { PublicFetchOptions } from './publicHops.js'
  * reaches what the browser lets it reach (CORS, and private network access
  * where the browser enforces it), from the user's own machine, so no server
  * of the app is exposed. Each URL is checked (http or https; no host named
- * `localhost`, unless allowed), and a caller's `fetch` gets
- * `redirect: 'manual'` and its redirects are followed and checked here, at
- * most 5. The page's own fetch follows redirects itself, as the Fetch
- * standard hides each hop from the page (a manual one is opaque): there
- * the final URL is checked. The browser's own rules (CORS, and private
- * network access where the browser enforces it) keep a page from reading
- * a host that did not agree.
+ * `localhost`, unless allowed).
+ *
+ * The fetch (the page's own, or a `fetch` of the caller's) gets
+ * `redirect: 'follow'` and follows redirects itself: the Fetch standard
+ * hides each hop from a page, and a manual redirect is opaque (status 0, no
+ * `Location`), so there is no hop to check. The final URL is checked
+ * instead, and a fetch that answers a 3xx with its `Location` anyway (a
+ * double, a wrapper) has it followed and checked here, at most 5.
  *
  * @example
  * ```ts
@@ -23,6 +25,6 @@ export type { PublicFetchOptions } from './publicHops.js'
  * ```
  */
 export function publicFetch(options: PublicFetchOptions): typeof globalThis.fetch {
-  const own = options.fetch
-  return hopByHop(options, own ? (url, init) => own(url, init) : (url, init) => globalThis.fetch(url, { ...init, redirect: 'follow' }), namedLoopback)
+  const send = options.fetch ?? ((url, init) => globalThis.fetch(url, init))
+  return hopByHop(options, (url, init) => send(url, { ...init, redirect: 'follow' }), namedLoopback)
 }

@@ -3,7 +3,14 @@ import { isAllowedHost, type PublicNetworkOptions } from './allowHosts.js'
 
 /** Options of `publicFetch`. */
 export interface PublicFetchOptions extends PublicNetworkOptions {
-  /** A fetch of the caller's own. Then URLs and literal addresses are still checked and redirects still followed hop by hop here, but the connection is the caller's (no pinning of the checked address). */
+  /**
+   * A fetch of the caller's own (a proxy's, a test double). Each URL is
+   * still checked. In Node, redirects are still followed here hop by hop,
+   * and each hop's hostname is resolved and refused when an address is not
+   * public; the connection is the caller's and its fetch resolves the name
+   * again, so the checked address is not pinned. In a browser it follows
+   * redirects itself and the final URL is checked (see `publicFetch`).
+   */
   readonly fetch?: typeof globalThis.fetch
   /** The issue path of a refusal, e.g. 'audio_url' or 'url'. */
   readonly field: string
@@ -19,18 +26,6 @@ export interface PublicFetchOptions extends PublicNetworkOptions {
  */
 export type WrittenRange = (url: URL) => string | undefined
 
-/**
- * `localhost` and `*.localhost`, which resolvers answer as loopback without DNS.
- *
- * @example
- * ```ts
- * namedLoopback(new URL('http://app.localhost:3000/')) // 'loopback'
- * ```
- */
-export function namedLoopback(url: URL): string | undefined {
-  return /(^|\.)localhost\.?$/i.test(url.hostname) ? 'loopback' : undefined
-}
-
 /** A lookup that found a non-public address: the connection was not made. Carried as the `cause` of the fetch's failure. */
 export class PrivateAddressError extends Error {
   override name = 'PrivateAddressError' as const
@@ -40,8 +35,10 @@ export class PrivateAddressError extends Error {
 }
 
 /**
- * Sends one hop with `redirect: 'manual'`. `open`: its host is allowed
- * without checks, so a platform that checks resolved addresses skips them.
+ * Sends one hop, asked with `redirect: 'manual'` (a browser's send follows
+ * redirects instead, as a manual one is opaque there). `open`: its host is
+ * allowed without the address checks, so a platform that checks resolved
+ * addresses skips them.
  */
 export type SendHop = (url: string, init: RequestInit, open: boolean) => Promise<Response>
 
@@ -80,8 +77,10 @@ export function hopByHop(options: PublicFetchOptions, send: SendHop, written: Wr
     let hop: Hop = { url: new URL(request ? request.url : String(input)), method: (init?.method ?? request?.method ?? 'GET').toUpperCase(), headers: new Headers(init?.headers ?? request?.headers), body: init?.body ?? request?.body }
     const mode = init?.redirect ?? request?.redirect ?? 'follow'
     for (let redirects = 0; ; redirects++) {
+      // The scheme first, on every hop: an allowed host skips the address check, never this one.
+      refuseScheme(hop.url, redirects > 0, options)
       const open = isAllowedHost(hop.url, options)
-      if (!open) refuseUrl(hop.url, redirects > 0, written, options)
+      if (!open) refuseAddress(hop.url, redirects > 0, written, options)
       let res: Response
       try {
         res = await send(hop.url.href, { ...base, method: hop.method, headers: hop.headers, body: hop.body ?? null, redirect: 'manual' }, open)
@@ -101,20 +100,24 @@ export function hopByHop(options: PublicFetchOptions, send: SendHop, written: Wr
   }
 }
 
-/** Refuses a hop before anything is sent: a scheme other than http(s), or a host written as a private address. */
-function refuseUrl(url: URL, redirected: boolean, written: WrittenRange, options: PublicFetchOptions): void {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw refusal(options, redirected ? `redirects to a ${url.protocol} URL; rxgate follows only http:// and https:// redirects` : 'must be an http:// or https:// URL')
-  }
+/** Refuses a hop with a scheme other than http(s), before anything is sent: whatever `allowHosts` or `allowPrivateNetwork` say. */
+function refuseScheme(url: URL, redirected: boolean, options: PublicFetchOptions): void {
+  if (url.protocol === 'http:' || url.protocol === 'https:') return
+  throw refusal(options, redirected ? `redirects to a ${url.protocol} URL; rxgate follows only http:// and https:// redirects` : 'must be an http:// or https:// URL')
+}
+
+/** Refuses a hop whose host is written as a private address (or named loopback), before anything is sent. */
+function refuseAddress(url: URL, redirected: boolean, written: WrittenRange, options: PublicFetchOptions): void {
   const range = written(url)
   if (range !== undefined) throw refusal(options, `${redirected ? 'redirects' : 'refers'} to a private address (${range}); ${PRIVATE_ADVICE}`)
 }
 
+/** The final URL of a fetch that followed redirects itself: the same checks as a hop, after the fact (its body is dropped). */
 function checkFinal(res: Response, written: WrittenRange, options: PublicFetchOptions): void {
   const url = new URL(res.url)
-  if (isAllowedHost(url, options)) return
   try {
-    refuseUrl(url, true, written, options)
+    refuseScheme(url, true, options)
+    if (!isAllowedHost(url, options)) refuseAddress(url, true, written, options)
   } catch (error) {
     void res.body?.cancel().catch(() => {})
     throw error

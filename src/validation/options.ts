@@ -1,5 +1,5 @@
 import { InvalidRequestError, type RequestIssue } from '../errors/InvalidRequestError.js'
-import { allowHostsIssue } from '../transport/allowHosts.js'
+import { publicNetworkIssues } from '../transport/allowHosts.js'
 
 // The checks of the library's own options (client and per call), which
 // valibot's request schemas do not cover: a malformed timing would make a
@@ -84,11 +84,25 @@ export function checkHeaders(issues: RequestIssue[], path: string, value: unknow
   }
 }
 
-/** `allowHosts`: an array of hostnames, `host:port` or origins, each a non-empty string without whitespace. Undefined is none; a value already refused for its type is not refused twice. */
-export function checkAllowHosts(issues: RequestIssue[], path: string, value: unknown): void {
-  if (value === undefined || issues.some((issue) => issue.path === path)) return
-  const broken = allowHostsIssue(path, value)
-  if (broken) issues.push(broken)
+/**
+ * `allowHosts` and `allowPrivateNetwork` of options at the top level (the
+ * client's), by the rule every option that carries them shares
+ * (`publicNetworkIssues`): an array of hostnames, `host:port` or origins,
+ * and a boolean. Undefined is the default; an option already refused is
+ * not refused twice.
+ *
+ * @example
+ * ```ts
+ * const issues: RequestIssue[] = []
+ * checkPublicNetwork(issues, { allowPrivateNetwork: 'false' })
+ * // issues: [{ path: 'allowPrivateNetwork', message: 'must be true or false (got string)' }]
+ * ```
+ */
+export function checkPublicNetwork(issues: RequestIssue[], options: { readonly allowHosts?: unknown; readonly allowPrivateNetwork?: unknown }): void {
+  for (const issue of publicNetworkIssues('', options)) {
+    const option = issue.path.replace(/\[.*$/, '')
+    if (!issues.some((given) => given.path === option)) issues.push(issue)
+  }
 }
 
 /** Per-call options of the task functions (`poll`, `deadlineMs`, and for creations `idempotencyKey`): throws {@link InvalidRequestError} naming each broken one. */

@@ -9,10 +9,13 @@ import { settle, VirtualClock } from '../helpers/clock.js'
 import { collect, errorOf, observe } from '../helpers/collect.js'
 import { closedPort, startServer, within } from '../helpers/server.js'
 import { audioHost } from './audioHost.js'
+import { fakeDns } from './fakeDns.js'
 import { fakeHost, reply } from './fakeHost.js'
 import { chunk, concat, fmt, frame, HEADERS, id3, latin1, PNG, toneWav, wav, xing } from './fixtures.js'
 
-afterEach(() => void vi.unstubAllGlobals())
+// No real DNS: a caller's fetch has each hostname looked up first; names resolve as a test says (others ENOTFOUND, passed on).
+vi.mock('node:dns', async (importOriginal) => (await import('./fakeDns.js')).mockedDns(importOriginal))
+afterEach(() => void (vi.unstubAllGlobals(), fakeDns.names.clear(), (fakeDns.asked.length = 0)))
 
 /** 96 kHz 24-bit stereo: 16 MiB of it lasts 29.1 s, so only the size breaks a rule. */
 const HIGH_RATE = fmt({ channels: 2, sampleRate: 96_000, bits: 24 })
@@ -210,6 +213,23 @@ describe('checkAudio$: private addresses are refused unless allowed', () => {
     )
     expect(fetchAudio.mock.calls.map(([url, init]) => [url, init.redirect])).toEqual([['https://cdn.example.com/a.wav', 'manual']])
   })
+
+  it("with a fetch of the caller's own: a hostname that resolves to a private address is refused, the fetch is not called", async () => {
+    fakeDns.names.set('169.254.169.254.nip.io', ['169.254.169.254'])
+    const host = fakeHost(toneWav(5))
+    const error = await errorOf(checkAudio$('http://169.254.169.254.nip.io/latest/meta-data/', { fetch: host.fetch }))
+    expect(issueOf(error)).toBe('refers to a private address (link-local); rxgate does not fetch private networks unless the host is in allowHosts or allowPrivateNetwork is true')
+    expect(host.asked).toEqual([])
+    expect(await firstValueFrom(checkAudio$('http://169.254.169.254.nip.io/voice.wav', { fetch: host.fetch, allowHosts: ['169.254.169.254.nip.io'] }))).toMatchObject({ checked: true })
+  })
+
+  it.each(['false', 'true', 1, null])('an allowPrivateNetwork of %j is refused, not read as true: nothing is sent', async (value) => {
+    const host = await audioHost(toneWav(5))
+    const error = await errorOf(checkAudio$(`${host.url}/voice.wav`, { allowPrivateNetwork: value as never }))
+    expect(isInvalidRequestError(error)).toBe(true)
+    expect((error as { issues: unknown }).issues).toEqual([{ path: 'allowPrivateNetwork', message: `must be true or false (got ${value === null ? 'null' : typeof value})` }])
+    expect(host.requests).toEqual([])
+  })
 })
 
 describe('checkAudio$: in a worker, and when the probe itself breaks', () => {
@@ -272,6 +292,7 @@ describe('checkAudio$: nothing after the end', () => {
     watchLate()
     const held = heldHead(toneWav(5))
     const o = observe(checkAudio$('https://cdn.example.com/a.wav', { fetch: held.fetchAudio }))
+    await settle() // the name is looked up first; then the HEAD is in flight
     o.subscription.unsubscribe()
     expect(held.signals[0]!.aborted).toBe(true)
     held.answerHead(200)
@@ -285,6 +306,8 @@ describe('checkAudio$: nothing after the end', () => {
     watchLate()
     const held = heldHead(toneWav(5), { failOnAbort: true })
     const o = observe(checkAudio$('https://cdn.example.com/a.wav', { fetch: held.fetchAudio }))
+    await settle() // the name is looked up first; then the HEAD is in flight
+    expect(held.signals).toHaveLength(1)
     o.subscription.unsubscribe()
     await settle()
     await flushLate()
@@ -297,6 +320,7 @@ describe('checkAudio$: nothing after the end', () => {
     const clock = new VirtualClock()
     const held = heldHead(toneWav(5), { failOnAbort: true })
     const o = observe(checkAudio$('https://cdn.example.com/a.wav', { fetch: held.fetchAudio, timeoutMs: 1_000, scheduler: clock }))
+    await settle() // the name is looked up first; then the HEAD is in flight
     clock.advance(1_000)
     expect(held.signals[0]!.aborted).toBe(true)
     expect(issueOf(o.error)).toMatch(/^could not be read: nothing within 1000 ms/)

@@ -1,13 +1,16 @@
 import net from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { firstValueFrom } from 'rxjs'
-import { describe, expect, it, onTestFinished } from 'vitest'
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { checkAudio$ } from '../../src/audio/checkAudio$.js'
+import type { AudioFetch } from '../../src/audio/audioHttp.js'
 import { createClient, type ClientOptions } from '../../src/client.js'
+import { download$ } from '../../src/download/download$.js'
 import { isInvalidRequestError, type InvalidRequestError } from '../../src/errors/InvalidRequestError.js'
 import type { Simulator } from '../../src/sim/index.js'
 import { textToVideo$ } from '../../src/tasks$.js'
 import { audioHost } from '../audio/audioHost.js'
+import { fakeDns } from '../audio/fakeDns.js'
 import { toneWav } from '../audio/fixtures.js'
 import { errorOf, FAST_TASK_POLL, FROZEN, simulator } from '../e2e/helpers.js'
 import { closedPort, startServer } from '../helpers/server.js'
@@ -16,6 +19,10 @@ import { closedPort, startServer } from '../helpers/server.js'
 // client before the task is created. A URL that points inside the network
 // (loopback, cloud metadata, a redirect there) must reach nothing, and the
 // error must not tell what is there.
+
+// No real DNS: names resolve as a test says (localhost as a hosts file does; others ENOTFOUND).
+vi.mock('node:dns', async (importOriginal) => (await import('../audio/fakeDns.js')).mockedDns(importOriginal))
+afterEach(() => void (fakeDns.names.clear(), (fakeDns.asked.length = 0)))
 
 const T2V = '/vendors/vendor-b/v1/t2v-spark/generation'
 const creations = (sim: Simulator) => sim.requests.filter((r) => r.method === 'POST' && r.path === T2V)
@@ -83,6 +90,35 @@ describe('textToVideo$ refuses an audio_url inside the network: nothing is sent 
   })
 })
 
+describe("with a fetch of the caller's own, a name that resolves inside the network is refused too", () => {
+  /** A caller's fetch (a proxy's, say) that records what it is asked for. */
+  function ownFetch() {
+    const asked: string[] = []
+    const fetch = (async (url: string) => (asked.push(url), new Response('RIFF-internal-admin-secrets'))) as unknown as typeof globalThis.fetch
+    return { fetch, asked }
+  }
+
+  it('checkAudio: { fetch } in textToVideo$: refused, the fetch is never called, no task is created', async () => {
+    fakeDns.names.set('169.254.169.254.nip.io', ['169.254.169.254'])
+    const sim = await simulator({ timeScale: FROZEN })
+    const own = ownFetch()
+    const body = { prompt: 'A fox', audio_url: 'http://169.254.169.254.nip.io/latest/meta-data/' }
+    const error = await errorOf(textToVideo$(clientOf(sim), body, { checkAudio: { fetch: own.fetch as unknown as AudioFetch } }))
+    expect(refusalOf(error)).toBe(`refers to a private address (link-local); ${ADVICE}`)
+    expect(own.asked).toEqual([])
+    expect(creations(sim)).toEqual([])
+  })
+
+  it('download$(…, { fetch }): refused at url, the fetch is never called', async () => {
+    fakeDns.names.set('files.test', ['10.0.0.5'])
+    const own = ownFetch()
+    const error = await errorOf(download$('http://files.test/results/clip.mp4?sig=s3cr3t', { blob: true }, { fetch: own.fetch, retries: 0 }))
+    expect((error as InvalidRequestError).issues).toEqual([{ path: 'url', message: `refers to a private address (RFC 1918); ${ADVICE}` }])
+    expect((error as Error).message).not.toContain('s3cr3t')
+    expect(own.asked).toEqual([])
+  })
+})
+
 describe('the allow options, as a user sets them', () => {
   it("the gateway's own origin is allowed by default: the simulator's samples are read", async () => {
     const sim = await simulator({ timeScale: FROZEN })
@@ -110,7 +146,23 @@ describe('the allow options, as a user sets them', () => {
   it('createClient refuses malformed allow options at once', () => {
     expect(() => createClient({ baseUrl: 'https://gw.example.com', apiKey: 'k', allowHosts: 'localhost' as unknown as string[] })).toThrow(/allowHosts: must be an array/)
     expect(() => createClient({ baseUrl: 'https://gw.example.com', apiKey: 'k', allowHosts: ['files internal'] })).toThrow(/allowHosts\[0\]: must be a hostname/)
-    expect(() => createClient({ baseUrl: 'https://gw.example.com', apiKey: 'k', allowPrivateNetwork: 'yes' as unknown as boolean })).toThrow(/allowPrivateNetwork: must be a boolean/)
+    expect(() => createClient({ baseUrl: 'https://gw.example.com', apiKey: 'k', allowPrivateNetwork: 'yes' as unknown as boolean })).toThrow(/allowPrivateNetwork: must be true or false \(got string\)/)
+  })
+
+  it('allowPrivateNetwork: "false" (an environment variable read as it is) is refused everywhere, never read as true', async () => {
+    const sim = await simulator({ timeScale: FROZEN })
+    const files = await audioHost(toneWav(5))
+    const body = { prompt: 'A fox', audio_url: `${files.url}/voice.wav` }
+    const word = 'must be true or false (got string)'
+    const perCall = await errorOf(textToVideo$(clientOf(sim), body, { checkAudio: { allowPrivateNetwork: 'false' as unknown as boolean } }))
+    expect((perCall as InvalidRequestError).issues).toEqual([{ path: 'checkAudio.allowPrivateNetwork', message: word }])
+    const standalone = await errorOf(checkAudio$(body.audio_url, { allowPrivateNetwork: 'false' as unknown as boolean }))
+    expect((standalone as InvalidRequestError).issues).toEqual([{ path: 'allowPrivateNetwork', message: word }])
+    const download = await errorOf(download$(body.audio_url, { blob: true }, { allowPrivateNetwork: 'false' as unknown as boolean }))
+    expect((download as InvalidRequestError).issues).toEqual([{ path: 'allowPrivateNetwork', message: word }])
+    expect(() => createClient({ baseUrl: sim.url, apiKey: sim.apiKey, allowPrivateNetwork: 'false' as unknown as boolean })).toThrow(`allowPrivateNetwork: ${word}`)
+    expect(files.requests).toEqual([])
+    expect(creations(sim)).toEqual([])
   })
 
   it('refuses malformed per-call allowHosts before anything is read or created', async () => {

@@ -1,13 +1,18 @@
 import { readFileSync } from 'node:fs'
 import net from 'node:net'
 import type { AddressInfo } from 'node:net'
-import { describe, expect, it, onTestFinished } from 'vitest'
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { InvalidRequestError } from '../../src/errors/InvalidRequestError.js'
 import { allowHostsIssue } from '../../src/transport/allowHosts.js'
 import { privateRange } from '../../src/transport/publicAddress.js'
 import { publicFetch as browserPublicFetch } from '../../src/transport/publicFetch.browser.js'
 import { publicFetch, publicLookup } from '../../src/transport/publicFetch.js'
+import { fakeDns } from '../audio/fakeDns.js'
 import { closedPort, startServer } from '../helpers/server.js'
+
+// No real DNS: names resolve as the test says (localhost as a hosts file does; others ENOTFOUND).
+vi.mock('node:dns', async (importOriginal) => (await import('../audio/fakeDns.js')).mockedDns(importOriginal))
+afterEach(() => void (fakeDns.names.clear(), (fakeDns.asked.length = 0)))
 
 const OPTIONS = { field: 'audio_url', what: 'text-to-video request' }
 const ADVICE = 'rxgate does not fetch private networks unless the host is in allowHosts or allowPrivateNetwork is true'
@@ -196,6 +201,80 @@ describe('publicFetch: redirects, hop by hop', () => {
   })
 })
 
+describe("publicFetch with a fetch of the caller's own: names are resolved and checked too (Node)", () => {
+  it.each([
+    ['files.test', ['10.0.0.5'], 'RFC 1918'],
+    ['169.254.169.254.nip.io', ['169.254.169.254'], 'link-local'],
+    ['mixed.test', ['93.184.215.14', '::1'], 'loopback'],
+  ])('%s, resolving to %j, is refused before the fetch is called', async (host, addresses, range) => {
+    fakeDns.names.set(host, addresses)
+    const spy = spyFetch()
+    const error = await errorOf(publicFetch({ ...OPTIONS, fetch: spy.fetch })(`http://${host}/latest/meta-data/`))
+    expect(error).toBeInstanceOf(InvalidRequestError)
+    expect(error.issues).toEqual([{ path: 'audio_url', message: `refers to a private address (${range}); ${ADVICE}` }])
+    expect(spy.asked).toEqual([])
+    expect(fakeDns.asked).toEqual([host])
+  })
+
+  it('a redirect to such a name: refused, the second hop never reaches the fetch', async () => {
+    fakeDns.names.set('cdn.example.com', ['93.184.215.14'])
+    fakeDns.names.set('files.test', ['10.0.0.5'])
+    const spy = spyFetch(() => redirect('http://files.test/admin'))
+    const error = await errorOf(publicFetch({ ...OPTIONS, fetch: spy.fetch })('https://cdn.example.com/a.wav'))
+    expect(error.issues[0]!.message).toBe(`redirects to a private address (RFC 1918); ${ADVICE}`)
+    expect(spy.asked.map((a) => a.url)).toEqual(['https://cdn.example.com/a.wav'])
+  })
+
+  it('a public name, or one that does not resolve here (a proxy may), is passed on to the fetch', async () => {
+    fakeDns.names.set('cdn.example.com', ['93.184.215.14', '2606:4700:4700::1111'])
+    const spy = spyFetch()
+    await publicFetch({ ...OPTIONS, fetch: spy.fetch })('https://cdn.example.com/a.wav')
+    await publicFetch({ ...OPTIONS, fetch: spy.fetch })('https://only-the-proxy-knows.internal/a.wav')
+    expect(spy.asked.map((a) => a.url)).toEqual(['https://cdn.example.com/a.wav', 'https://only-the-proxy-knows.internal/a.wav'])
+  })
+
+  it('an allowed host is not looked up; localhost is refused by name, without a lookup or a fetch', async () => {
+    fakeDns.names.set('files.test', ['10.0.0.5'])
+    const allowed = spyFetch()
+    await publicFetch({ ...OPTIONS, fetch: allowed.fetch, allowHosts: ['files.test'] })('http://files.test/a.wav')
+    expect(allowed.asked.length).toBe(1)
+    const local = spyFetch()
+    expect((await errorOf(publicFetch({ ...OPTIONS, fetch: local.fetch })('http://localhost:8080/a.wav'))).issues[0]!.message).toBe(`refers to a private address (loopback); ${ADVICE}`)
+    expect(local.asked).toEqual([])
+    expect(fakeDns.asked).toEqual([])
+  })
+
+  it('aborted during the lookup: the fetch is not called', async () => {
+    fakeDns.names.set('cdn.example.com', ['93.184.215.14'])
+    const spy = spyFetch()
+    const controller = new AbortController()
+    const pending = publicFetch({ ...OPTIONS, fetch: spy.fetch })('https://cdn.example.com/a.wav', { signal: controller.signal })
+    controller.abort()
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' })
+    expect(spy.asked).toEqual([])
+  })
+})
+
+describe('publicFetch: the scheme is checked on every hop, even of an allowed host', () => {
+  it.each([
+    ['allowPrivateNetwork', { allowPrivateNetwork: true }],
+    ['a bare hostname in allowHosts', { allowHosts: ['cdn.example.com'] }],
+  ])('with %s, a redirect to file: or data: is refused and never sent', async (_, allow) => {
+    for (const location of ['file://cdn.example.com/etc/passwd', 'data:text/plain,secret']) {
+      const spy = spyFetch(() => redirect(location))
+      const error = await errorOf(publicFetch({ ...OPTIONS, fetch: spy.fetch, ...allow })('https://cdn.example.com/a'))
+      expect(error.issues[0]!.message).toMatch(/^redirects to a (file|data): URL; rxgate follows only http:\/\/ and https:\/\/ redirects$/)
+      expect(spy.asked.map((a) => a.url)).toEqual(['https://cdn.example.com/a'])
+    }
+  })
+
+  it('with allowPrivateNetwork, a file: URL is refused at the first hop too', async () => {
+    const spy = spyFetch()
+    expect((await errorOf(publicFetch({ ...OPTIONS, fetch: spy.fetch, allowPrivateNetwork: true })('file:///etc/passwd'))).issues[0]!.message).toBe('must be an http:// or https:// URL')
+    expect(spy.asked).toEqual([])
+  })
+})
+
 describe('publicFetch over real connections (undici, checked lookup)', () => {
   it('an allowed host that redirects to another loopback port: refused, and the second server sees nothing', async () => {
     const internal = await startServer((_req, res) => res.end('internal secret'))
@@ -246,6 +325,22 @@ describe('publicFetch (browser build)', () => {
     expect(error.issues[0]!.message).toBe(`redirects to a private address (loopback); ${ADVICE}`)
   })
 
+  it("gives a fetch of the caller's own redirect: 'follow' (a manual redirect is opaque in a browser), and checks its final URL", async () => {
+    const followed = () => Object.defineProperties(new Response('internal'), { redirected: { value: true }, url: { value: 'http://localhost/admin' } })
+    const spy = spyFetch(followed)
+    const error = await errorOf(browserPublicFetch({ ...OPTIONS, fetch: spy.fetch })('https://cdn.example.com/a.wav'))
+    expect(error.issues[0]!.message).toBe(`redirects to a private address (loopback); ${ADVICE}`)
+    expect(spy.asked.map((a) => a.init.redirect)).toEqual(['follow'])
+    const ok = spyFetch(() => Object.defineProperties(new Response('the file'), { redirected: { value: true }, url: { value: 'https://files.example.net/a.wav' } }))
+    expect(await (await browserPublicFetch({ ...OPTIONS, fetch: ok.fetch })('https://cdn.example.com/a.wav')).text()).toBe('the file')
+  })
+
+  it('refuses a final URL of another scheme even with allowPrivateNetwork', async () => {
+    const spy = spyFetch(() => Object.defineProperties(new Response('x'), { redirected: { value: true }, url: { value: 'file:///etc/passwd' } }))
+    const error = await errorOf(browserPublicFetch({ ...OPTIONS, fetch: spy.fetch, allowPrivateNetwork: true })('https://cdn.example.com/a.wav'))
+    expect(error.issues[0]!.message).toBe('redirects to a file: URL; rxgate follows only http:// and https:// redirects')
+  })
+
   it('follows the redirects of a fetch of the caller\'s own hop by hop', async () => {
     const spy = spyFetch(() => redirect('http://localhost:8080/'))
     const error = await errorOf(browserPublicFetch({ ...OPTIONS, fetch: spy.fetch })('https://cdn.example.com/a.wav'))
@@ -256,6 +351,8 @@ describe('publicFetch (browser build)', () => {
   it("leaves written addresses to the browser's own rules, and carries no address tables", async () => {
     const spy = spyFetch(() => new Response('ok'))
     expect((await browserPublicFetch({ ...OPTIONS, fetch: spy.fetch })('http://192.168.1.1/a.wav')).status).toBe(200)
-    expect(readFileSync(new URL('../../src/transport/publicFetch.browser.ts', import.meta.url), 'utf8')).not.toMatch(/publicAddress|ipaddr/)
+    for (const file of ['publicFetch.browser.ts', 'publicHops.ts', 'loopbackName.ts', 'allowHosts.ts']) {
+      expect(readFileSync(new URL(`../../src/transport/${file}`, import.meta.url), 'utf8')).not.toMatch(/publicAddress|ipaddr/)
+    }
   })
 })
