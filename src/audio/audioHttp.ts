@@ -1,3 +1,4 @@
+import { errorCode } from '../errors/causes.js'
 import { isInvalidRequestError } from '../errors/InvalidRequestError.js'
 
 /** The request a probe sends: a plain one, carrying none of the client's headers. */
@@ -83,10 +84,8 @@ export async function send(fetchAudio: AudioFetch, url: string, method: 'HEAD' |
 
 /** Why a request failed, from the first error code along the cause chain (Node's fetch wraps the socket's error). */
 function failureOf(error: unknown): string {
-  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `its host was not found (${code})`
-    if (typeof code === 'string') return `the connection failed (${code})`
-  }
+  const code = errorCode(error)
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `its host was not found (${code})`
+  if (code !== undefined) return `the connection failed (${code})`
   return `the request failed (${error instanceof Error ? error.message : String(error)})`
 }

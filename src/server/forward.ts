@@ -1,3 +1,4 @@
+import { errorCode } from '../errors/causes.js'
 import { scrubText } from '../errors/redact.js'
 import { NOT_SENT } from '../transport/exchange.js'
 import type { HandlerSettings } from './options.js'
@@ -92,13 +93,4 @@ async function readText(res: Response, limit: number, whole: boolean): Promise<s
     }
     text += decoder.decode(value, { stream: true })
   }
-}
-
-/** The first error code along the cause chain (fetch wraps undici's error in a TypeError). */
-function errorCode(error: unknown): string | undefined {
-  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code
-    if (typeof code === 'string') return code
-  }
-  return undefined
 }

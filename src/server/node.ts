@@ -1,12 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { GatewayHandler } from './handler.js'
-import { toRequest } from './nodeRequest.js'
+import { toRequest, type NodeRequestLike } from './nodeRequest.js'
 
-/** A `node:http` request as the adapters read it: Express's adds `originalUrl` (the path before mounting) and maybe a parsed `body`. */
-export interface NodeRequestLike extends IncomingMessage {
-  readonly originalUrl?: string
-  readonly body?: unknown
-}
+export type { NodeRequestLike } from './nodeRequest.js'
 
 /**
  * Adapts a fetch-style handler to `node:http`: `createServer(nodeListener(handler))`.

@@ -1,5 +1,10 @@
 import type { IncomingMessage } from 'node:http'
-import type { NodeRequestLike } from './node.js'
+
+/** A `node:http` request as the adapters read it: Express's adds `originalUrl` (the path before mounting) and maybe a parsed `body`. */
+export interface NodeRequestLike extends IncomingMessage {
+  readonly originalUrl?: string
+  readonly body?: unknown
+}
 
 /**
  * A `node:http` request as a fetch `Request`: its URL (path on the host its

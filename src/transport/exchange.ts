@@ -1,3 +1,4 @@
+import { errorCode } from '../errors/causes.js'
 import { ConnectionError } from '../errors/ConnectionError.js'
 import { HttpError } from '../errors/HttpError.js'
 import { PayloadTooLargeError } from '../errors/PayloadTooLargeError.js'
@@ -131,15 +132,6 @@ export function connectionError(spec: RequestSpec, err: unknown, inBody: boolean
       ? `the connection failed after the request was sent${code ? ` (${code})` : ''}; the gateway may have received it`
       : `could not reach the gateway (${code}); check baseUrl and the network`
   return new ConnectionError(spec.method, pathOnly(spec.path), detail, sent, err)
-}
-
-/** The first error code along the cause chain (fetch wraps undici's error in a TypeError). */
-function errorCode(err: unknown): string | undefined {
-  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code
-    if (typeof code === 'string') return code
-  }
-  return undefined
 }
 
 /** The path without its query, for messages: queries may hold ids, never keys, but stay out of logs. */

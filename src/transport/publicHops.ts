@@ -1,3 +1,4 @@
+import { causes } from '../errors/causes.js'
 import { InvalidRequestError } from '../errors/InvalidRequestError.js'
 import { isAllowedHost, type PublicNetworkOptions } from './allowHosts.js'
 
@@ -140,9 +141,7 @@ function nextHop(hop: Hop, status: number, url: URL): Hop {
 
 /** The range of a {@link PrivateAddressError} along the cause chain (fetch wraps the socket's error). */
 function privateCause(error: unknown): string | undefined {
-  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (e instanceof PrivateAddressError) return e.range
-  }
+  for (const e of causes(error)) if (e instanceof PrivateAddressError) return e.range
   return undefined
 }
 
