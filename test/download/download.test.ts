@@ -15,6 +15,7 @@ import { collect, observe } from '../helpers/collect.js'
 import { fakeGateway } from '../helpers/fakeTransport.js'
 import { waitFor, within } from '../helpers/server.js'
 import { fileHost, type FileHost } from './fileHost.js'
+import { filesLeft } from '../helpers/dir.js'
 
 async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'rxgate-download-'))
@@ -100,7 +101,7 @@ describe('download$ to a file', () => {
     const { error } = await collect(download$(host.url, join(dir, 'v.mp4'), { ...local(host), retries: 1 }))
     expect(isConnectionError(error)).toBe(true)
     expect(host.requests).toHaveLength(2)
-    await waitForEmpty(dir)
+    await filesLeft(dir)
     expect(await readdir(dir)).toEqual([])
   })
 
@@ -140,7 +141,7 @@ describe('download$ to a file', () => {
     expect((await readdir(dir)).filter((f) => f.endsWith('.part'))).toHaveLength(1)
     o.subscription.unsubscribe()
     await within(host.requests[0]!.closedEarly, 3_000, 'the server seeing the close')
-    await waitForEmpty(dir)
+    await filesLeft(dir)
     expect(await readdir(dir)).toEqual([])
   })
 
@@ -337,11 +338,6 @@ describe('download$ to a Writable the caller keeps', () => {
     expect(sink.writableEnded).toBe(false)
   })
 })
-
-async function waitForEmpty(dir: string): Promise<void> {
-  const end = Date.now() + 3_000
-  while ((await readdir(dir)).length > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 2))
-}
 
 /** Byte equality in one step (a deep equal of 200 KB walks every byte in JS). */
 function expectBytes(actual: Buffer, expected: Buffer): void {

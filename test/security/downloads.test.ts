@@ -17,6 +17,7 @@ import { VirtualClock } from '../helpers/clock.js'
 import { collect, observe, type Outcome } from '../helpers/collect.js'
 import { startServer } from '../helpers/server.js'
 import { fileHost, type FileHost } from '../download/fileHost.js'
+import { filesLeft } from '../helpers/dir.js'
 
 // The disk and download boundary: every server here lies or misbehaves, on 127.0.0.1.
 
@@ -38,12 +39,6 @@ async function drive<T>(source: Parameters<typeof observe<T>>[0], clock: Virtual
     await new Promise((r) => setTimeout(r, 5))
   }
   return o
-}
-
-async function nothingLeft(dir: string): Promise<string[]> {
-  const end = Date.now() + 3_000
-  while ((await readdir(dir)).length > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 2))
-  return readdir(dir)
 }
 
 const savedOf = (values: DownloadEvent[]) => values.find((e): e is DownloadSaved => e.type === 'saved')
@@ -91,7 +86,7 @@ describe('a host that sends more than it announced', () => {
     const { error, values } = await collect(download$(host.url, join(dir, 'v.mp4'), local(host)))
     expect((error as Error).message).toMatch(/sent more than the 200000 bytes it announced/)
     expect(savedOf(values)).toBeUndefined()
-    expect(await nothingLeft(dir)).toEqual([])
+    expect(await filesLeft(dir)).toEqual([])
   })
 })
 
@@ -146,7 +141,7 @@ describe('retries is an exact cap', () => {
     expect(isConnectionError(error)).toBe(true)
     expect(host.requests).toHaveLength(3)
     expect(host.requests.slice(1).map((r) => r.headers.range)).toEqual(['bytes=10000-', 'bytes=20000-'])
-    expect(await nothingLeft(dir)).toEqual([])
+    expect(await filesLeft(dir)).toEqual([])
   })
 })
 

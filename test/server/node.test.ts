@@ -100,14 +100,23 @@ describe('nodeListener', () => {
   it('keeps the connection after a body that came whole, and closes it after a refusal sent before the body arrived', async () => {
     const { url } = await serve(nodeListener(handlerOf(async (request) => (request.headers.has('x-refuse') ? new Response('no', { status: 401 }) : (await request.text(), new Response('ok'))))))
     const head = (extra: string) => `POST /api/rxgate/x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\n${extra}\r\n`
+    // After a reply that keeps the connection, a second request goes on the same socket: a second reply proves it stayed open; else the close is awaited.
     const exchange = (text: string) =>
       new Promise<string>((resolve, reject) => {
         const socket = connect(Number(new URL(url).port), '127.0.0.1', () => socket.write(text))
         let reply = ''
+        let asked = false
         socket.on('data', (chunk: Buffer) => {
           reply += chunk.toString('utf8')
-          // A whole reply while the connection stays open: enough to tell.
-          if (/\r\n\r\n[\s\S]*(ok|no)/.test(reply)) setTimeout(() => (socket.destroy(), resolve(`${reply}\nopen`)), 50)
+          const replies = reply.match(/HTTP\/1\.1 \d{3}/g)?.length ?? 0
+          if (replies === 1 && !asked && /\r\n\r\n[\s\S]*(ok|no)/.test(reply) && !/connection: close/i.test(reply)) {
+            asked = true
+            socket.write(`${head('')}0123456789`)
+          }
+          if (replies === 2 && /\r\n\r\n[\s\S]*(ok|no)[\s\S]*\r\n\r\n[\s\S]*ok/.test(reply)) {
+            socket.destroy()
+            resolve(`${reply.slice(0, reply.lastIndexOf('HTTP/1.1'))}\nopen`)
+          }
         })
         socket.on('close', () => resolve(`${reply}\nclosed`))
         socket.on('error', reject)
@@ -117,6 +126,8 @@ describe('nodeListener', () => {
     expect(whole).not.toMatch(/connection: close/i)
     const early = await exchange(`${head('x-refuse: 1\r\n')}0123`)
     expect(early).toMatch(/^HTTP\/1\.1 401 [\s\S]*connection: close[\s\S]*\nclosed$/i)
+    // One reply, the refusal itself, and then the close: no second request was needed to end it.
+    expect(early.match(/HTTP\/1\.1 /g)).toHaveLength(1)
   })
 
   it('answers a reply without a body with its status and headers', async () => {
