@@ -17,7 +17,7 @@ export type { BadPollKind, ChaosFault, SimFaultRecord, SimFaults } from './fault
 export { BAD_POLL_KINDS, CHAOS_FAULTS } from './faultTypes.js'
 export type { SimResponseRecord, SimTaskRecord } from './ledger.js'
 export type { SimQuirks, SimTiming, SimulatorOptions } from './options.js'
-export { FAIL_MARKER, REFUSE_MARKER } from './responseModel.js'
+export { BAD_ARGS_MARKER, FAIL_MARKER, PREAMBLE_MARKER, REFUSE_MARKER } from './responseModel.js'
 
 /** A running simulator. */
 export interface Simulator {
@@ -58,7 +58,10 @@ export interface Simulator {
  * samples, request checks, idempotency keys and deterministic faults. Node only.
  *
  * Markers force outcomes: `[fail]` in a response's input or instructions
- * makes it fail, `[refuse]` makes it a refusal; `[fail:3001]` or
+ * makes it fail, `[refuse]` makes it a refusal; `[preamble]` makes the model
+ * write a short message before its function calls, `[bad-args]` makes the
+ * first call of each tool break its schema (an error given back is then
+ * corrected with a second call); `[fail:3001]` or
  * `[fail:400]` in a task prompt makes the task fail with that code.
  *
  * @example

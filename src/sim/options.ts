@@ -8,7 +8,7 @@ export interface SimTiming {
   readonly processingMs: number
 }
 
-/** Oddities of real streams, each off by default. */
+/** Oddities of real streams and models, each off by default. */
 export interface SimQuirks {
   /** Write a `: ping` comment line before the first event and after every fifth one. */
   readonly ping?: boolean
@@ -16,6 +16,8 @@ export interface SimQuirks {
   readonly crlf?: boolean
   /** End every stream with a final `data: [DONE]` frame. */
   readonly done?: boolean
+  /** Write a short message before the function calls of every response that calls tools, as the `[preamble]` marker does for one conversation. */
+  readonly preamble?: boolean
 }
 
 /** Options of `startSimulator`; every one is optional. */

@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto'
+import { brokenArguments } from './badArguments.js'
+import type { Conversation } from './conversation.js'
+import { preambleText } from './preamble.js'
 import type { Intent } from './responseIntent.js'
 import type { ReadRequest } from './responseInput.js'
 import type { PlannedItem } from './responseModel.js'
 import { chunksOf, piecesOf, snippetOf } from './pieces.js'
 import { answerTo, GREETING_REPLY, listed } from './replyText.js'
 import { instanceOf } from './schemaInstance.js'
+import { jsonFromOutputs } from './structuredAnswer.js'
 import { answerFromOutputs, argumentTextOf } from './toolAnswer.js'
 import { topicOf, videoPromptAbout } from './videoPrompt.js'
 
@@ -16,10 +20,11 @@ export const REFUSAL = "I'm sorry, but I can't help with that request."
 
 /**
  * The output items of an intent, before any `max_output_tokens` cut: one
- * message (text or refusal), or one function call per tool to call.
- * `callNames` maps the call ids of function outputs to function names.
+ * message (text or refusal), or one function call per tool to call (after
+ * a short message when the intent asks for a preamble). Call arguments are
+ * built from the conversation's last user text.
  */
-export function contentOf(intent: Intent, read: ReadRequest, callNames: ReadonlyMap<string, string>): PlannedItem[] {
+export function contentOf(intent: Intent, read: ReadRequest, talk: Conversation): PlannedItem[] {
   const message = (text: string, part: 'output_text' | 'refusal' = 'output_text', split = piecesOf): PlannedItem[] => [
     { kind: 'message', id: idOf('msg'), part, pieces: split(text) },
   ]
@@ -29,16 +34,18 @@ export function contentOf(intent: Intent, read: ReadRequest, callNames: Readonly
     case 'refuse':
       return message(REFUSAL, 'refusal')
     case 'useOutputs':
-      return message(answerFromOutputs(read.functionOutputs.map(({ callId, output }) => ({ name: callNames.get(callId) ?? callId, output }))))
+      return message(answerFromOutputs(named(read, talk)))
+    case 'structuredOutputs':
+      return message(JSON.stringify(jsonFromOutputs(intent.schema, named(read, talk))), 'output_text', chunksOf)
     case 'call': {
-      const text = argumentTextOf(read.userText, intent.tools.map((tool) => tool.name))
-      return intent.tools.map((tool) => ({
-        kind: 'function_call',
-        id: idOf('fc'),
-        callId: idOf('call', 12),
-        name: tool.name,
-        pieces: chunksOf(JSON.stringify(instanceOf(tool.parameters, text) ?? {})),
-      }))
+      const names = intent.tools.map((tool) => tool.name)
+      const text = argumentTextOf(talk.userText, names)
+      const calls: PlannedItem[] = intent.tools.map((tool) => {
+        const valid = instanceOf(tool.parameters, text) ?? {}
+        const args = intent.badArgs.includes(tool.name) ? brokenArguments(tool.parameters, valid) : valid
+        return { kind: 'function_call', id: idOf('fc'), callId: idOf('call', 12), name: tool.name, pieces: chunksOf(JSON.stringify(args)) }
+      })
+      return intent.preamble ? [...message(preambleText(names, intent.again, talk.userText)), ...calls] : calls
     }
     case 'structured':
       return message(JSON.stringify(instanceOf(intent.schema, topicOf(read.userText))), 'output_text', chunksOf)
@@ -59,7 +66,8 @@ export function reasoningOf(intent: Intent, read: ReadRequest): PlannedItem {
     fail: 'report a failure',
     refuse: 'decline politely',
     useOutputs: 'use the tool results in a short answer',
-    call: `call ${intent.kind === 'call' ? listed(intent.tools.map((tool) => tool.name)) : 'a tool'} with the right arguments`,
+    structuredOutputs: `fill in the ${intent.kind === 'structuredOutputs' ? intent.name : ''} JSON schema from the tool results`,
+    call: `call ${intent.kind === 'call' ? listed(intent.tools.map((tool) => tool.name)) : 'a tool'}${intent.kind === 'call' && intent.again ? ' again' : ''} with the right arguments`,
     structured: `fill in the ${intent.kind === 'structured' ? intent.name : ''} JSON schema`,
     jsonObject: 'answer with a JSON object',
     greet: 'greet them back',
@@ -75,4 +83,9 @@ export function reasoningOf(intent: Intent, read: ReadRequest): PlannedItem {
       piecesOf('**Planning the answer** I will keep it short and check it against the request before answering.'),
     ],
   }
+}
+
+/** The function outputs of the request, each with the name of the function that returned it. */
+function named(read: ReadRequest, talk: Conversation): { name: string; output: string }[] {
+  return read.functionOutputs.map(({ callId, output }) => ({ name: talk.callNames.get(callId) ?? callId, output }))
 }

@@ -1,4 +1,6 @@
 import { field } from './checkKit.js'
+import type { Conversation } from './conversation.js'
+import type { SimSettings } from './options.js'
 import { countWords } from './pieces.js'
 import { contentOf, idOf, reasoningOf } from './responseContent.js'
 import type { ReadRequest } from './responseInput.js'
@@ -8,20 +10,20 @@ import { isReasoningModel } from './reasoningModel.js'
 import { usageOf } from './usage.js'
 
 /**
- * Decides a response's whole content from its checked request: the intent
- * (see `intentOf`), a reasoning item first for reasoning models, then the
+ * Decides a response's whole content from its checked request and the
+ * conversation it continues: the intent (see `intentOf`), a reasoning item first for reasoning models, then the
  * cut to `max_output_tokens` (which counts reasoning tokens too; the cut
  * response is `incomplete`). Usage counts input words and output pieces.
  */
 export function draftResponse(
   body: Record<string, unknown>,
   read: ReadRequest,
-  callNames: ReadonlyMap<string, string>,
+  talk: Conversation,
   createdMs: number,
-  usageShape: 'spec' | 'openai',
+  settings: Pick<SimSettings, 'usageShape' | 'quirks'>,
 ): StoredResponse {
-  const intent = intentOf(read, body)
-  const content = contentOf(intent, read, callNames)
+  const intent = intentOf(read, body, talk, settings.quirks)
+  const content = contentOf(intent, read, talk)
   const planned = isReasoningModel(read.model) && intent.kind !== 'fail' ? [reasoningOf(intent, read), ...content] : content
   const max = field(body, 'max_output_tokens')
   const { items, cut } = cutTo(planned, typeof max === 'number' ? max : Infinity)
@@ -32,7 +34,7 @@ export function draftResponse(
     request: body,
     model: read.model,
     items,
-    usage: usageOf(countWords(read.allText), count(), count('reasoning'), usageShape),
+    usage: usageOf(countWords(read.allText), count(), count('reasoning'), settings.usageShape),
     outcome: intent.kind === 'fail' ? 'failed' : cut ? 'incomplete' : 'completed',
     background: field(body, 'background') === true,
   }

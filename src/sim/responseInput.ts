@@ -1,4 +1,5 @@
 import { field, isObject } from './checkKit.js'
+import { BAD_ARGS_MARKER, PREAMBLE_MARKER } from './responseModel.js'
 
 /** A function tool offered in `tools`. */
 export interface FunctionTool {
@@ -18,7 +19,7 @@ export interface ReadRequest {
   readonly model: string
   /** `instructions`, or `''`. */
   readonly instructions: string
-  /** The text of the last user message (the whole input when it is a string). */
+  /** The text of the last user message (the whole input when it is a string), without the `[preamble]` and `[bad-args]` markers. */
   readonly userText: string
   /** Every text of instructions and input, function outputs included: what the input tokens are counted on. */
   readonly allText: string
@@ -38,7 +39,7 @@ export function readRequest(body: Record<string, unknown>): ReadRequest {
   return {
     model: field(body, 'model') as string,
     instructions,
-    userText: users.at(-1) ?? '',
+    userText: withoutMarkers(users.at(-1) ?? ''),
     allText: [instructions, typeof input === 'string' ? input : items.map(itemText).join('\n')].filter(Boolean).join('\n'),
     functionTools: tools
       .filter((tool) => tool.type === 'function' && typeof tool.name === 'string')
@@ -48,6 +49,13 @@ export function readRequest(body: Record<string, unknown>): ReadRequest {
       .map((item) => ({ callId: item.call_id as string, output: typeof item.output === 'string' ? item.output : textOf(item.output) })),
     inputCalls: new Map(items.filter((item) => item.type === 'function_call').map((item) => [item.call_id as string, item.name as string])),
   }
+}
+
+/** The text without the markers that change how the model acts rather than what it is asked. */
+function withoutMarkers(text: string): string {
+  const markers = [PREAMBLE_MARKER, BAD_ARGS_MARKER].filter((marker) => text.includes(marker))
+  if (markers.length === 0) return text
+  return markers.reduce((rest, marker) => rest.replaceAll(marker, ' '), text).replace(/[ \t]{2,}/g, ' ').trim()
 }
 
 /** The text of message content: a string, or the `text` of its parts joined by newlines. */

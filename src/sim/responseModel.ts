@@ -6,6 +6,20 @@ export const FAIL_MARKER = '[fail]'
 /** The marker that makes a response a refusal: `[refuse]` in its input or instructions. */
 export const REFUSE_MARKER = '[refuse]'
 
+/**
+ * The marker that makes the model write a short message before each of its
+ * function calls, in the same response, as many real models do:
+ * `[preamble]` anywhere in the conversation (this request or one it continues).
+ */
+export const PREAMBLE_MARKER = '[preamble]'
+
+/**
+ * The marker that makes the first call of each tool carry arguments that
+ * break the tool's JSON schema: `[bad-args]` anywhere in the conversation.
+ * Given back an error for it, the model calls the tool again, correctly.
+ */
+export const BAD_ARGS_MARKER = '[bad-args]'
+
 /** Statuses a simulated response goes through. */
 export type SimResponseStatus = 'queued' | 'in_progress' | 'completed' | 'incomplete' | 'failed' | 'cancelled'
 

@@ -1,5 +1,6 @@
 import { RESPONSES_PATH } from '../contract/index.js'
 import { apiError, invalid } from './apiError.js'
+import { conversationOf } from './conversation.js'
 import { readJsonObject } from './body.js'
 import type { Call, Route } from './call.js'
 import { field } from './checkKit.js'
@@ -10,7 +11,7 @@ import { priorCreation } from './idempotency.js'
 import { onDelivered, sendGarbled, sendJson } from './reply.js'
 import { draftResponse } from './responseDraft.js'
 import { cancelledEventsOf, eventsOf } from './responseEvents.js'
-import { readRequest, type ReadRequest } from './responseInput.js'
+import { readRequest } from './responseInput.js'
 import { statusAt, type StoredResponse } from './responseModel.js'
 import { snapshotOf } from './responseSnapshot.js'
 import { sendGarbledStream, writeSse } from './sse.js'
@@ -45,13 +46,13 @@ async function create(call: Call, env: SimEnv): Promise<void> {
   const body = await readJsonObject(call)
   checkResponseRequest(body)
   const read = readRequest(body)
-  const callNames = callNamesOf(read, field(body, 'previous_response_id'), env)
+  const talk = conversationOf(read, field(body, 'previous_response_id'), env.responses)
   const stream = field(body, 'stream') === true
   const idem = priorCreation(call, env, body)
   const faults = creationFaults(call, env, stream)
   if (faults.resetBefore) return call.destroy()
   const prior = idem.prior?.kind === 'response' ? idem.prior.response : undefined
-  const response = prior ?? draftResponse(body, read, callNames, env.clock.now(), env.settings.usageShape)
+  const response = prior ?? draftResponse(body, read, talk, env.clock.now(), env.settings)
   if (!prior) {
     if (response.background || field(body, 'store') !== false) env.responses.set(response.id, response)
     env.responseLedger.push({ id: response.id, ...(idem.key ? { idempotencyKey: idem.key } : {}), createdAt: response.createdMs, background: response.background, stream, delivered: false })
@@ -65,28 +66,6 @@ async function create(call: Call, env: SimEnv): Promise<void> {
   if (stream) return writeSse(call, env, events, faults.stream, delivered)
   onDelivered(call, delivered)
   await sendJson(call, 200, current(response, env))
-}
-
-/**
- * The function names of the call ids a request's function outputs answer:
- * from `function_call` items in its input, or the output of the responses
- * it continues. An output for a call that does not exist is a 400, as at OpenAI.
- */
-function callNamesOf(read: ReadRequest, previousId: unknown, env: SimEnv): Map<string, string> {
-  if (typeof previousId === 'string' && !env.responses.has(previousId)) {
-    throw apiError(400, `Previous response with id '${previousId}' not found.`, 'previous_response_not_found', { param: 'previous_response_id' })
-  }
-  const names = new Map(read.inputCalls)
-  const seen = new Set<string>()
-  for (let id = previousId; typeof id === 'string' && !seen.has(id); ) {
-    seen.add(id)
-    const previous = env.responses.get(id)
-    for (const item of previous?.items ?? []) if (item.kind === 'function_call') names.set(item.callId, item.name)
-    id = previous ? field(previous.request, 'previous_response_id') : undefined
-  }
-  const orphan = read.functionOutputs.find((output) => !names.has(output.callId))
-  if (orphan) throw invalid('input', `input: no function call found with call_id '${orphan.callId}' (give previous_response_id, or the function_call item)`)
-  return names
 }
 
 async function retrieve(call: Call, env: SimEnv): Promise<void> {

@@ -18,8 +18,42 @@ export interface NamedOutput {
  * ```
  */
 export function answerFromOutputs(outputs: readonly NamedOutput[]): string {
-  const facts = outputs.map(({ name, output }) => `${name} returned ${describe(output)}`)
-  return `Here is what I found — ${facts.join('; ')}. Anything else?`
+  return `Here is what I found — ${factsOf(outputs)}. Anything else?`
+}
+
+/**
+ * What the outputs say, one clause each.
+ *
+ * @example
+ * ```ts
+ * factsOf([{ name: 'get_weather', output: '{"temperature":21}' }, { name: 'get_time', output: '"12:30"' }])
+ * // 'get_weather returned temperature 21; get_time returned “12:30”'
+ * ```
+ */
+export function factsOf(outputs: readonly NamedOutput[]): string {
+  return outputs.map(({ name, output }) => `${name} returned ${describe(output)}`).join('; ')
+}
+
+/**
+ * Whether a function output reports a failure, as a model reads it: text
+ * that starts with `Error` (any case, as tool loops write `Error: …`), or a
+ * JSON object with an `error` field that is not null or false.
+ *
+ * @example
+ * ```ts
+ * readsAsError('Error: city: is required') // true
+ * readsAsError('{"error":{"message":"bad unit"}}') // true
+ * readsAsError('{"error":null,"temperature":3}') // false
+ * ```
+ */
+export function readsAsError(output: string): boolean {
+  if (/^error\b/i.test(output.trimStart())) return true
+  try {
+    const value: unknown = JSON.parse(output)
+    return isObject(value) && Object.hasOwn(value, 'error') && value.error !== null && value.error !== false
+  } catch {
+    return false
+  }
 }
 
 function describe(output: string): string {
