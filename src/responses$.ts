@@ -2,12 +2,13 @@ import type { Observable, Observer } from 'rxjs'
 import { guard$, type Client } from './client.js'
 import { InvalidRequestError } from './errors/InvalidRequestError.js'
 import { ResponseFailedError } from './errors/ResponseFailedError.js'
+import type { CreationKey } from './errors/resendAdvice.js'
 import { TimeoutError } from './errors/TimeoutError.js'
 import { ValidationError } from './errors/ValidationError.js'
 import { deadline } from './policy/deadline.js'
 import { DEFAULTS } from './policy/defaults.js'
 import { pollDelay, retryDelay } from './policy/delays.js'
-import { newIdempotencyKey } from './policy/idempotency.js'
+import { creationFailure, creationKey } from './policy/idempotency.js'
 import { loop$ } from './policy/loop.js'
 import { request$ } from './policy/request$.js'
 import { isTransient } from './policy/retryable.js'
@@ -62,7 +63,9 @@ export type RetrieveOutput<S extends boolean | undefined> = S extends true ? Res
  * `ResponseFailedError`. A body that breaks the interface's rules ends in
  * `InvalidRequestError`, and nothing is sent. The creation carries an
  * `Idempotency-Key` and is sent again only when it certainly never arrived
- * (or, with `idempotentCreate`, whenever its outcome is unknown).
+ * (or, with `idempotentCreate`, whenever its outcome is unknown). One that
+ * ends in a 5xx after it may have taken effect says in its message how to
+ * send it again safely: with the same key.
  *
  * @example
  * ```ts
@@ -83,17 +86,18 @@ export function responses$<S extends boolean | null | undefined = undefined>(
     const text = serializeRequest(ResponseRequestSchema, body, 'response request')
     const badKey = idempotencyKey === undefined ? undefined : idempotencyKeyIssue(idempotencyKey)
     if (badKey) throw new InvalidRequestError([{ path: 'idempotencyKey', message: badKey }], 'options')
+    const key = creationKey(client, idempotencyKey)
     const spec: RequestSpec = {
       method: 'POST',
       path: client.responsesPath,
       body: text,
-      headers: { 'idempotency-key': idempotencyKey ?? newIdempotencyKey() },
+      headers: { 'idempotency-key': key.idempotencyKey },
     }
     const created$: Observable<ResponseStreamEvent | Response> = body.stream
-      ? stream$(client, spec, { resumable: body.background === true, started: false, counts: true })
+      ? stream$(client, spec, { resumable: body.background === true, started: false, counts: true, key })
       : body.background
-        ? background$(client, spec)
-        : request$(client, spec, (json) => throwIfFailed(counted(client, toResponse(json))), createRule(client))
+        ? background$(client, spec, key)
+        : single$(client, spec, key)
     return withDeadline(created$, client, deadlineMs, client.responsesPath)
   }) as Observable<ResponseOutput<S>>
 }
@@ -155,6 +159,8 @@ interface StreamState {
   unnumbered?: boolean
   /** The stream is of a response this client created: its usage counts in the client's totals. */
   readonly counts?: boolean
+  /** The creation's key, when the stream creates the response: a creation that fails says how to send it again safely. */
+  readonly key?: CreationKey
 }
 
 function stream$(client: Client, first: RequestSpec, state: StreamState): Observable<ResponseStreamEvent> {
@@ -178,6 +184,7 @@ function stream$(client: Client, first: RequestSpec, state: StreamState): Observ
       const resumable = state.resumable && state.id !== undefined && !state.unnumbered
       return resumable && failures <= client.resumeAttempts && isTransient(error) ? retryDelay(failures, client.retry || DEFAULTS.retry) : undefined
     },
+    fail: (error) => (state.started || !state.key ? error : creationFailure(error, state.key, create.mayExist, 'response')),
     scheduler: client.scheduler,
   }))
 }
@@ -207,7 +214,13 @@ function isLastEvent(event: ResponseStreamEvent): boolean {
   return type === 'response.completed' || type === 'response.incomplete' || type === 'response.failed' || type === 'error'
 }
 
-function background$(client: Client, create: RequestSpec): Observable<Response> {
+/** A creation answered with the Response itself. */
+function single$(client: Client, spec: RequestSpec, key: CreationKey): Observable<Response> {
+  const rule = createRule(client)
+  return request$(client, spec, (json) => throwIfFailed(counted(client, toResponse(json))), rule, (error) => creationFailure(error, key, rule.mayExist, 'response'))
+}
+
+function background$(client: Client, create: RequestSpec, key: CreationKey): Observable<Response> {
   let id: string | undefined
   let status: Response['status'] | undefined
   const created = createRule(client)
@@ -228,6 +241,7 @@ function background$(client: Client, create: RequestSpec): Observable<Response> 
     },
     again: (n) => pollDelay(n, client.responsePoll),
     retry: (error, failures) => (id === undefined ? created(error, failures) : polls(error, failures)),
+    fail: (error) => (id === undefined ? creationFailure(error, key, created.mayExist, 'response') : error),
     scheduler: client.scheduler,
   }))
 }

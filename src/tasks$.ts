@@ -12,7 +12,7 @@ import { TaskCreationUnknownError } from './errors/TaskCreationUnknownError.js'
 import { isValidationError } from './errors/ValidationError.js'
 import { followTask, startFollow, type PollTaskOptions, type TaskEvent, type TaskReader } from './operators/pollTask.js'
 import { DEFAULTS, type PollDelayOptions } from './policy/defaults.js'
-import { newIdempotencyKey } from './policy/idempotency.js'
+import { creationKey } from './policy/idempotency.js'
 import { request$, type RetryRule } from './policy/request$.js'
 import { certainlyNotCreated } from './policy/retryable.js'
 import { createRule } from './policy/rules.js'
@@ -140,7 +140,8 @@ export function createTask$(client: Client, endpoint: TaskEndpoint, body: object
 
 function create$(client: Client, endpoint: TaskEndpoint, body: string, options: CreateTaskOptions): Observable<TaskEvent> {
   checkTaskOptions(options)
-  const key = options.idempotencyKey ?? newIdempotencyKey()
+  const creation = creationKey(client, options.idempotencyKey)
+  const key = creation.idempotencyKey
   const path = endpoint.createPath!
   const decode = (json: unknown) => parsePayload(TaskCreatedSchema, json, `reply to ${path}`).task_info
   const spec = { method: 'POST', path, body, headers: { 'idempotency-key': key } } as const
@@ -154,7 +155,7 @@ function create$(client: Client, endpoint: TaskEndpoint, body: string, options: 
   const unknown = (error: unknown) =>
     !rule.mayExist && certainlyNotCreated(error)
       ? error
-      : new TaskCreationUnknownError({ endpoint, idempotencyKey: key, taskId: taskIdIn(error) ?? seenId, cause: error })
+      : new TaskCreationUnknownError({ endpoint, idempotencyKey: key, taskId: taskIdIn(error) ?? seenId, cause: error, chosen: creation.chosen, honoured: creation.honoured })
   return request$(client, spec, decode, judged, unknown).pipe(
     switchMap((info) => {
       const follow$ = followTask(info.id, readerOf(client, endpoint), pollOptions(client, endpoint, options, false))

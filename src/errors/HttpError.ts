@@ -1,5 +1,6 @@
 import { GatewayError, isNamed } from './GatewayError.js'
 import { parseErrorBody } from './parseErrorBody.js'
+import { resendAdvice, type CreationKey } from './resendAdvice.js'
 
 /**
  * What an HTTP status means for the caller, so code can branch without
@@ -64,10 +65,9 @@ export class HttpError extends GatewayError {
     const kind = httpErrorKind(init.status)
     const quota = init.status === 429 && permanent429(code, type, message)
     const permanent = quota || !(init.status === 408 || init.status === 429 || init.status >= 500)
-    const said = message ? `: ${message.replace(/[.\s]+$/, '')}` : ''
     const advice = quota ? 'The account is out of quota or credit; retrying will not help' : ADVICE[kind]
     const wait = init.retryAfterMs === undefined || permanent ? '' : ` Retry after ${Math.ceil(init.retryAfterMs / 1000)} s.`
-    super(`${init.method} ${init.path} answered ${init.status}${said}. ${advice}.${wait}`)
+    super(`${answered(init.method, init.path, init.status, message)}. ${advice}.${wait}`)
     this.status = init.status
     this.kind = kind
     this.code = code
@@ -78,6 +78,40 @@ export class HttpError extends GatewayError {
     this.method = init.method
     this.path = init.path
   }
+}
+
+/**
+ * The first sentence of an HttpError's message: what was answered, without advice.
+ *
+ * @example
+ * ```ts
+ * answered('POST', '/vendors/vendor-a/v1/responses', 500, 'Upstream failed.')
+ * // 'POST /vendors/vendor-a/v1/responses answered 500: Upstream failed'
+ * ```
+ */
+export function answered(method: string, path: string, status: number, gatewayMessage: string | undefined): string {
+  return `${method} ${path} answered ${status}${gatewayMessage ? `: ${gatewayMessage.replace(/[.\s]+$/, '')}` : ''}`
+}
+
+/**
+ * The same 5xx failure of a creation that may have taken effect, its advice
+ * ("try again later", unsafe for paid work) replaced by how to send it again
+ * safely (see {@link resendAdvice}). A copy: the error given is left as it was.
+ *
+ * @example
+ * ```ts
+ * creationHttpError(error, { idempotencyKey: key, chosen: false, honoured: false }, 'response').message
+ * // "POST /vendors/vendor-a/v1/responses answered 500. The gateway failed, but the response may have been created anyway. Sending it again may create a second response. …"
+ * ```
+ */
+export function creationHttpError(error: HttpError, key: CreationKey, thing: string): HttpError {
+  const copy = Object.create(Object.getPrototypeOf(error), Object.getOwnPropertyDescriptors(error)) as HttpError
+  const safe = key.chosen || key.honoured
+  const wait = error.retryAfterMs === undefined || !safe ? '' : ` Retry after ${Math.ceil(error.retryAfterMs / 1000)} s.`
+  const message = `${answered(error.method, error.path, error.status, error.gatewayMessage)}. The gateway failed, but the ${thing} may have been created anyway. ${resendAdvice(key, thing)}${wait}`
+  copy.message = message
+  if (typeof error.stack === 'string') copy.stack = error.stack.replace(error.message, () => message)
+  return copy
 }
 
 /** Whether `value` is an {@link HttpError}, from any copy of rxgate. */
