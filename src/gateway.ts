@@ -12,10 +12,10 @@ import {
   type RetrieveResponseOptions,
 } from './responses$.js'
 import { createTask$, task$, textToVideo$, type CreateTaskOptions, type TaskOptions, type TextToVideoOptions } from './tasks$.js'
-import { runTools$, type RunToolsOptions } from './runTools$.js'
+import { runTools$, type RunToolsOptions, type ToolLoopEvent } from './runTools$.js'
 import type { ToolHandlers } from './toolAnswer$.js'
+import type { ToolDefinition } from './tools/tool.js'
 import type { Response } from './validation/response.js'
-import type { ResponseStreamEvent } from './validation/streamEvents.js'
 import type { ResponseRequest } from './validation/responseRequest.js'
 import type { TextToVideoRequest } from './validation/textToVideoRequest.js'
 
@@ -45,7 +45,7 @@ export interface Gateway {
   /** See {@link task$}. */
   task$(endpoint: TaskEndpoint, taskId: string, options?: TaskOptions): Observable<TaskEvent>
   /** See {@link runTools$}. */
-  runTools$(body: ResponseRequest, tools: ToolHandlers, options?: RunToolsOptions): Observable<ResponseStreamEvent>
+  runTools$(body: ResponseRequest, tools: ToolHandlers | readonly ToolDefinition[], options?: RunToolsOptions): Observable<ToolLoopEvent>
 }
 
 /**

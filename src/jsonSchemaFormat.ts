@@ -49,20 +49,35 @@ export function jsonSchemaFormat(schema: v.GenericSchema<unknown, unknown>, name
   if (typeof name !== 'string' || !/^[\w-]{1,64}$/.test(name)) {
     issues.push({ path: 'name', message: `must be 1 to 64 letters, digits, "_" or "-" (got ${JSON.stringify(name)})` })
   }
+  const root = valibotJsonSchema(schema, strict, issues)
+  if (issues.length > 0) throw new InvalidRequestError(issues, 'structured output format')
+  return { type: 'json_schema', name, schema: root, strict, ...(options.description ? { description: options.description } : {}) }
+}
+
+/**
+ * The JSON Schema of the JSON a valibot schema accepts (its input), closed
+ * as {@link closeJsonSchema} does; what cannot be written is pushed to
+ * `issues` under `schema`. Shared by structured output and tool parameters.
+ */
+export function valibotJsonSchema(schema: v.GenericSchema<unknown, unknown>, strict: boolean, issues: RequestIssue[]): Json {
   let converted: Json = {}
   try {
     converted = toJsonSchema(schema, {
       typeMode: 'input',
-      // A check JSON Schema cannot state is dropped from the format; parsedOutput still applies it.
+      // A check JSON Schema cannot state is dropped from the format; the schema itself still applies it.
       overrideAction: (context) => (context.errors ? context.jsonSchema : undefined),
     }) as Json
   } catch (err) {
     issues.push({ path: 'schema', message: `cannot be written as JSON Schema: ${err instanceof Error ? err.message : String(err)}` })
   }
+  return closeJsonSchema(converted, strict, issues)
+}
+
+/** A JSON Schema without its `$schema` key, every object closed and, in strict mode, each optional property pushed to `issues`. */
+export function closeJsonSchema(converted: Json, strict: boolean, issues: RequestIssue[]): Json {
   const { $schema: _, ...root } = converted
   close(root, '', strict, issues)
-  if (issues.length > 0) throw new InvalidRequestError(issues, 'structured output format')
-  return { type: 'json_schema', name, schema: root, strict, ...(options.description ? { description: options.description } : {}) }
+  return root
 }
 
 /**

@@ -8,11 +8,12 @@ import { runTools$, type RunToolsOptions } from '../src/runTools$.js'
 import type { ToolContext, ToolHandlers } from '../src/toolAnswer$.js'
 import type { ResponseRequest } from '../src/validation/responseRequest.js'
 import type { ResponseStreamEvent } from '../src/validation/streamEvents.js'
-import { fakeClient, onClock } from './helpers/client.js'
 import { settle } from './helpers/clock.js'
 import { observe } from './helpers/collect.js'
 import { never, sse, type FakeReply, type SeenRequest } from './helpers/fakeTransport.js'
 import { delta, frame, lifecycle } from './helpers/fixtures.js'
+import { fakeClient, onClock } from './helpers/client.js'
+import { answering, call, calling, stream, toolLoop, type Script } from './helpers/toolLoop.js'
 
 vi.setConfig({ testTimeout: 5_000 })
 
@@ -21,35 +22,9 @@ const ask: ResponseRequest = { model: 'm', input: 'Weather in Paris?', tools: [w
 
 type Event = Record<string, unknown>
 
-function call(callId: string, args: unknown = { city: 'Paris' }, name = 'get_weather'): Event {
-  return { type: 'function_call', id: `fc_${callId}`, call_id: callId, name, arguments: JSON.stringify(args), status: 'completed' }
-}
-
-/** A response that calls tools: created, each call's output_item.done, then the terminal event carrying the calls. */
-function calling(id: string, calls: Event[], { items = true, created = true, terminal = 'response.completed' } = {}): Event[] {
-  const events: Event[] = []
-  if (created) events.push(lifecycle('response.created', 0, { id }))
-  if (items) calls.forEach((item, i) => events.push({ type: 'response.output_item.done', sequence_number: i + 1, output_index: i, item }))
-  events.push(lifecycle(terminal, calls.length + 1, { id, output: calls }))
-  return events
-}
-
-/** A response answering in text, calling no tool. */
-function answering(id: string, text: string): Event[] {
-  return [lifecycle('response.created', 0, { id }), delta(1, text), lifecycle('response.completed', 2, { id, output_text: text })]
-}
-
-const stream = (events: Event[]): FakeReply => sse(events.map((e) => frame(e)).join(''))
-
 /** A gateway answering the n-th request with the n-th script. */
-function loop(scripts: Array<Event[] | ((req: SeenRequest) => FakeReply | Promise<FakeReply>)>, tools: ToolHandlers, body: ResponseRequest = ask, options?: RunToolsOptions) {
-  const setup = fakeClient((req) => {
-    const script = scripts[req.n - 1]
-    if (script === undefined) throw new Error(`unexpected request ${req.n}`)
-    return typeof script === 'function' ? script(req) : stream(script)
-  })
-  const o = onClock(setup.clock, observe(runTools$(setup.client, body, tools, options)))
-  return { ...setup, o }
+function loop(scripts: Script[], tools: ToolHandlers, body: ResponseRequest = ask, options?: RunToolsOptions) {
+  return toolLoop(scripts, tools, body, options)
 }
 
 const sent = (req: SeenRequest) => req.json as Record<string, unknown>
@@ -188,10 +163,11 @@ describe('runTools$: tool_choice after the first response', () => {
   })
 })
 
-describe('runTools$: failures', () => {
+describe("runTools$: failures with onToolError: 'throw'", () => {
+  const throwing: RunToolsOptions = { onToolError: 'throw' }
   it('ends in ToolCallError (unknown-tool) for a call without a handler, and runs no other call of that response', async () => {
     const get_weather = vi.fn(() => 'x')
-    const { gw, o } = loop([calling('resp_A', [call('call_1', {}, 'get_time'), call('call_2')], { items: false })], { get_weather })
+    const { gw, o } = loop([calling('resp_A', [call('call_1', {}, 'get_time'), call('call_2')], { items: false })], { get_weather }, ask, throwing)
     const { error } = await o.done
     expect(error).toBeInstanceOf(ToolCallError)
     expect(error).toMatchObject({ reason: 'unknown-tool', toolName: 'get_time', callId: 'call_1' })
@@ -200,13 +176,13 @@ describe('runTools$: failures', () => {
   })
 
   it('does not take an inherited property of the handlers object for a handler', async () => {
-    const { o } = loop([calling('resp_A', [call('call_1', {}, 'toString')])], { get_weather: () => 'x' })
+    const { o } = loop([calling('resp_A', [call('call_1', {}, 'toString')])], { get_weather: () => 'x' }, ask, throwing)
     expect((await o.done).error).toMatchObject({ name: 'ToolCallError', reason: 'unknown-tool', toolName: 'toString' })
   })
 
   it('ends in ToolCallError (handler-failed) with the handler’s error as cause, sending nothing more', async () => {
     const offline = new Error('offline')
-    const { gw, o } = loop([calling('resp_A', [call('call_1')])], { get_weather: () => Promise.reject(offline) })
+    const { gw, o } = loop([calling('resp_A', [call('call_1')])], { get_weather: () => Promise.reject(offline) }, ask, throwing)
     const { error } = await o.done
     expect(error).toBeInstanceOf(ToolCallError)
     expect(error).toMatchObject({ reason: 'handler-failed', toolName: 'get_weather', cause: offline })
@@ -216,7 +192,7 @@ describe('runTools$: failures', () => {
   it('ends in ValidationError for arguments that are not JSON, running no handler', async () => {
     const get_weather = vi.fn(() => 'x')
     const bad = { ...call('call_1'), arguments: '{"city": "Par' }
-    const { o } = loop([calling('resp_A', [bad])], { get_weather })
+    const { o } = loop([calling('resp_A', [bad])], { get_weather }, ask, throwing)
     const { error } = await o.done
     expect(error).toMatchObject({ name: 'ValidationError' })
     expect((error as Error).message).toMatch(/^Unexpected function call "get_weather" arguments from the gateway: arguments: is not JSON/)
@@ -266,16 +242,16 @@ describe('runTools$: checks before anything is sent', () => {
   it.each([
     ['maxRounds 0', ask, { get_weather: () => 1 }, { maxRounds: 0 }, 'Invalid tool loop: maxRounds: must be an integer of at least 1 (got 0). Nothing was sent.'],
     ['maxRounds 1.5', ask, { get_weather: () => 1 }, { maxRounds: 1.5 }, 'Invalid tool loop: maxRounds: must be an integer of at least 1 (got 1.5). Nothing was sent.'],
-    ['tools null', ask, null, {}, 'Invalid tool loop: tools: must be an object of handlers by function name. Nothing was sent.'],
-    ['tools a function name', ask, 'get_weather', {}, 'Invalid tool loop: tools: must be an object of handlers by function name. Nothing was sent.'],
-    ['tools missing', ask, undefined, {}, 'Invalid tool loop: tools: must be an object of handlers by function name. Nothing was sent.'],
+    ['tools null', ask, null, {}, 'Invalid tool loop: tools: must be tools made by tool(), or an object of handlers by function name. Nothing was sent.'],
+    ['tools a function name', ask, 'get_weather', {}, 'Invalid tool loop: tools: must be tools made by tool(), or an object of handlers by function name. Nothing was sent.'],
+    ['tools missing', ask, undefined, {}, 'Invalid tool loop: tools: must be tools made by tool(), or an object of handlers by function name. Nothing was sent.'],
     ['store: false', { ...ask, store: false }, { get_weather: () => 1 }, {}, 'Invalid tool loop: store: must not be false: each response of the loop is continued with previous_response_id. Nothing was sent.'],
     [
       'all three',
       { ...ask, store: false },
       null,
       { maxRounds: -1 },
-      'Invalid tool loop: maxRounds: must be an integer of at least 1 (got -1); tools: must be an object of handlers by function name; store: must not be false: each response of the loop is continued with previous_response_id. Nothing was sent.',
+      'Invalid tool loop: maxRounds: must be an integer of at least 1 (got -1); tools: must be tools made by tool(), or an object of handlers by function name; store: must not be false: each response of the loop is continued with previous_response_id. Nothing was sent.',
     ],
   ])('refuses %s with InvalidRequestError and its message, sending nothing', async (_, body, tools, options, message) => {
     const { gw, o } = loop([], tools as unknown as ToolHandlers, body as ResponseRequest, options)

@@ -1,12 +1,13 @@
 import { join } from 'node:path'
-import { concat, defer, filter, ignoreElements, map, of, switchMap, tap, throwError, type Observable } from 'rxjs'
+import { catchError, concat, defer, EMPTY, filter, ignoreElements, map, of, switchMap, tap, throwError, type Observable } from 'rxjs'
 import * as v from 'valibot'
 import { TEXT_TO_VIDEO } from '../contract/limits.js'
 import type { Gateway } from '../gateway.js'
-import { jsonSchemaFormat } from '../jsonSchemaFormat.js'
 import { outputText } from '../operators/outputText.js'
 import type { TaskEvent } from '../operators/pollTask.js'
+import { isToolRoundsExceededError } from '../errors/ToolRoundsExceededError.js'
 import { runTools$ } from '../runTools$.js'
+import { tool } from '../tools/tool.js'
 import type { TextToVideoRequest } from '../validation/textToVideoRequest.js'
 import { download$ } from './download.js'
 
@@ -50,14 +51,6 @@ const SETTINGS_INSTRUCTIONS = 'You set up a text-to-video render: choose the fra
 const VideoSettings = v.object({ size: v.picklist(TEXT_TO_VIDEO.sizes), duration: v.picklist(TEXT_TO_VIDEO.durations) })
 type VideoSettings = v.InferOutput<typeof VideoSettings>
 
-const SETTINGS_TOOL = {
-  type: 'function',
-  name: 'choose_video_settings',
-  description: 'Sets the size (width*height) and the duration of the video to render.',
-  parameters: jsonSchemaFormat(VideoSettings, 'choose_video_settings').schema,
-  strict: true,
-}
-
 /**
  * The text-then-video bot: streams a response that writes a video prompt
  * (each delta shown as it arrives); lets the model pick the video's size and
@@ -92,22 +85,36 @@ export function bot$(gateway: Gateway, options: BotOptions, view: BotView): Obse
     )
 }
 
-/** The tool round: the model calls `choose_video_settings` for the prompt; its answer after the call is not needed. */
+/**
+ * The tool round: the model calls `choose_video_settings` for the prompt;
+ * arguments outside the interface's values go back to it, and it calls
+ * again. The loop stops at the first good call (the model's words after it
+ * are not needed); a model that never makes one leaves the options' values.
+ */
 function chooseSettings$(gateway: Gateway, options: BotOptions, prompt: string, view: BotView): Observable<VideoSettings> {
   let chosen: VideoSettings = { size: options.size, duration: options.duration }
-  const choose_video_settings = (args: unknown): VideoSettings => {
-    const choice = v.safeParse(VideoSettings, args)
-    if (choice.success) chosen = choice.output
-    view.tool(`Tool choose_video_settings(${JSON.stringify(args)}) → ${JSON.stringify(chosen)}`)
-    return chosen
-  }
+  let picked = false
+  const chooseVideoSettings = tool({
+    name: 'choose_video_settings',
+    description: 'Sets the size (width*height) and the duration of the video to render.',
+    parameters: VideoSettings,
+    execute: (settings) => {
+      chosen = settings
+      picked = true
+      view.tool(`Tool choose_video_settings(${JSON.stringify(settings)}) → ${JSON.stringify(chosen)}`)
+      return chosen
+    },
+  })
   const body = {
     model: options.model,
     instructions: SETTINGS_INSTRUCTIONS,
     input: `Video prompt: ${prompt}\n\nChoose its size and duration with choose_video_settings.`,
-    tools: [SETTINGS_TOOL],
-    tool_choice: { type: 'function', name: SETTINGS_TOOL.name },
+    tool_choice: { type: 'function', name: 'choose_video_settings' },
     parallel_tool_calls: false,
   }
-  return concat(runTools$(gateway.client, body, { choose_video_settings }, { maxRounds: 2 }).pipe(ignoreElements()), defer(() => of(chosen)))
+  const loop$ = runTools$(gateway.client, body, [chooseVideoSettings], { maxRounds: 3, stopWhen: () => picked }).pipe(
+    ignoreElements(),
+    catchError((err: unknown) => (isToolRoundsExceededError(err) ? EMPTY : throwError(() => err))),
+  )
+  return concat(loop$, defer(() => of(chosen)))
 }

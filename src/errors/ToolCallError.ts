@@ -1,7 +1,7 @@
 import { GatewayError, isNamed } from './GatewayError.js'
 
 /** Why a tool call could not be answered. */
-export type ToolCallFailure = 'unknown-tool' | 'handler-failed'
+export type ToolCallFailure = 'unknown-tool' | 'invalid-arguments' | 'handler-failed'
 
 /**
  * A function call the model made in a tool loop could not be answered, and
@@ -9,8 +9,14 @@ export type ToolCallFailure = 'unknown-tool' | 'handler-failed'
  * cancelled). `reason` says why:
  * - `unknown-tool`: no handler is registered under `toolName` (the model
  *   named a tool that was not offered, or the handlers miss one).
+ * - `invalid-arguments`: the arguments were not JSON or broke the tool's
+ *   schema; a `ValidationError` naming each broken field is the `cause`.
  * - `handler-failed`: the handler threw, rejected or errored; its error is
  *   the `cause`.
+ *
+ * By default `runTools$` sends these back to the model as the call's output
+ * and goes on; the loop ends in this error with `onToolError: 'throw'`, or
+ * after more than `maxToolErrors` failed calls in a row.
  *
  * @example
  * ```ts
@@ -30,7 +36,9 @@ export class ToolCallError extends GatewayError {
     super(
       reason === 'unknown-tool'
         ? `The model called ${JSON.stringify(call.name)} (call ${call.callId}), which has no handler: add one, or do not offer the tool.`
-        : `The handler of ${JSON.stringify(call.name)} failed on call ${call.callId}: ${describe(cause)}`,
+        : reason === 'invalid-arguments'
+          ? `The model called ${JSON.stringify(call.name)} (call ${call.callId}) with invalid arguments: ${describe(cause)}`
+          : `The handler of ${JSON.stringify(call.name)} failed on call ${call.callId}: ${describe(cause)}`,
       cause === undefined ? undefined : { cause },
     )
     this.reason = reason

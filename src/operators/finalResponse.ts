@@ -1,13 +1,15 @@
-import { filter, map, pipe, take, type OperatorFunction } from 'rxjs'
+import { Observable, type OperatorFunction } from 'rxjs'
 import { isTerminalStatus, type Response } from '../validation/response.js'
 import type { ResponseStreamEvent } from '../validation/streamEvents.js'
 import { isResponse } from './outputText.js'
 
 /**
  * The finished Response: from a stream, the `response` of its
- * `response.completed` or `response.incomplete` event; from Response values
- * (a background response), the first one with a final status. Emits it, then
- * completes.
+ * `response.completed` or `response.incomplete` event; from Response
+ * values (a background response), the first one with a final status, at
+ * once. A stream of several responses (a `runTools$` loop) gives the last
+ * one, the loop's answer, when the stream completes (never cutting the
+ * loop short); nothing when no response finished.
  *
  * @example
  * ```ts
@@ -17,12 +19,23 @@ import { isResponse } from './outputText.js'
  * ```
  */
 export function finalResponse(): OperatorFunction<ResponseStreamEvent | Response, Response> {
-  return pipe(
-    map((value): Response | undefined => {
-      if (isResponse(value)) return isTerminalStatus(value.status) ? value : undefined
-      return value.type === 'response.completed' || value.type === 'response.incomplete' ? value.response : undefined
-    }),
-    filter((response): response is Response => response !== undefined),
-    take(1),
-  )
+  return (source) =>
+    new Observable<Response>((subscriber) => {
+      let final: Response | undefined
+      return source.subscribe({
+        next: (value) => {
+          if (isResponse(value)) {
+            // A snapshot with a final status never changes: no need to wait for more.
+            if (isTerminalStatus(value.status)) (subscriber.next(value), subscriber.complete())
+          } else if (value.type === 'response.completed' || value.type === 'response.incomplete') final = value.response
+          // The next round of a tool loop: its own end is the answer.
+          else if (value.type === 'response.created') final = undefined
+        },
+        error: (err) => subscriber.error(err),
+        complete: () => {
+          if (final) subscriber.next(final)
+          subscriber.complete()
+        },
+      })
+    })
 }

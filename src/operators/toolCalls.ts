@@ -16,6 +16,12 @@ export interface ToolCall {
   readonly itemId: string | undefined
 }
 
+/** A call as the tool loop reads it: arguments that are not JSON are kept as an error for the model, not thrown. */
+export interface CollectedCall extends ToolCall {
+  /** Why the arguments could not be read (`arguments` is then the raw text). */
+  readonly argumentsError?: ValidationError
+}
+
 /**
  * Each completed function call of a response, once, as soon as it is
  * complete: from a stream, at its `response.output_item.done` (so calls run
@@ -60,15 +66,17 @@ export function toolCalls(): OperatorFunction<ResponseStreamEvent | Response, To
 /**
  * A stateful reader of function calls, shared by `toolCalls()` and the tool
  * loop: give it every value of one response; it returns the calls that value
- * completes, each call once. Throws `ValidationError` for a call it cannot parse.
+ * completes, each call once. Throws `ValidationError` for a call without
+ * `call_id`, and for arguments that are not JSON unless `keepBadArguments`
+ * (the loop sends those back to the model).
  */
-export function callCollector(): (value: ResponseStreamEvent | Response) => ToolCall[] {
+export function callCollector(keepBadArguments = false): (value: ResponseStreamEvent | Response) => CollectedCall[] {
   const seen = new Set<string>()
   const fresh = (items: readonly unknown[]) => {
-    const calls: ToolCall[] = []
+    const calls: CollectedCall[] = []
     for (const item of items as { type?: unknown }[]) {
       if (item.type !== 'function_call') continue
-      const call = toToolCall(item as FunctionCallItem)
+      const call = readCall(item as FunctionCallItem, keepBadArguments)
       if (seen.has(call.callId)) continue
       seen.add(call.callId)
       calls.push(call)
@@ -84,6 +92,15 @@ export function callCollector(): (value: ResponseStreamEvent | Response) => Tool
     if (event.type === 'response.output_item.done') return fresh([event.item])
     if (event.type === 'response.completed' || event.type === 'response.incomplete') return fresh(event.response.output ?? [])
     return []
+  }
+}
+
+function readCall(item: FunctionCallItem, keepBadArguments: boolean): CollectedCall {
+  try {
+    return toToolCall(item)
+  } catch (err) {
+    if (!keepBadArguments || !item.call_id) throw err
+    return { name: item.name, callId: item.call_id, arguments: item.arguments, itemId: item.id, argumentsError: err as ValidationError }
   }
 }
 

@@ -38,8 +38,8 @@ describe('the text-to-video bot against the simulator', () => {
     expect(seen.at(-1)).toBe('task completed')
     expect(result.prompt).toContain('a red kite over the moor')
     expect((await stat(result.file)).size).toBe(result.bytes)
-    // The prompt, then the tool round's two responses.
-    expect(creations(sim)).toBe(3)
+    // The prompt, then the tool round's one response: the loop stops at the good call, no answer after it is paid for.
+    expect(creations(sim)).toBe(2)
     expect(sim.tasks).toHaveLength(1)
     // The render uses the tool's choice, not the fallback in the options.
     const render = JSON.parse(sent.find((r) => r.url.includes('/t2v-spark/'))!.body)

@@ -58,21 +58,21 @@ describe('runTools$ against the simulator', () => {
     expect(creations(sim)).toBe(1) // no second round was sent
   })
 
-  it('ends in ToolCallError (unknown-tool) for a call without a handler, running none', async () => {
+  it("with onToolError: 'throw', ends in ToolCallError (unknown-tool) for a call without a handler, running none", async () => {
     const sim = await simulator()
     const other = vi.fn()
     const body = { ...ask, input: 'Use get_time and get_weather for Paris', tools: [weather, functionTool('get_time', { city: { type: 'string' } })] }
-    const err = (await failure(runTools$(clientOf(sim), body, { get_weather: other }))) as ToolCallError
+    const err = (await failure(runTools$(clientOf(sim), body, { get_weather: other }, { onToolError: 'throw' }))) as ToolCallError
     expect(isToolCallError(err)).toBe(true)
     expect([err.reason, err.toolName]).toEqual(['unknown-tool', 'get_time'])
     expect(err.callId).toMatch(/^call_/)
   })
 
-  it('ends in ToolCallError (handler-failed) with the handler’s error as cause', async () => {
+  it("with onToolError: 'throw', ends in ToolCallError (handler-failed) with the handler’s error as cause", async () => {
     const sim = await simulator()
     const offline = new Error('weather service offline')
     for (const get_weather of [() => { throw offline }, () => Promise.reject(offline), () => new Observable(() => { throw offline })]) {
-      const err = (await failure(runTools$(clientOf(sim), ask, { get_weather }))) as ToolCallError
+      const err = (await failure(runTools$(clientOf(sim), ask, { get_weather }, { onToolError: 'throw' }))) as ToolCallError
       expect([err.name, err.reason, err.toolName, err.cause]).toEqual(['ToolCallError', 'handler-failed', 'get_weather', offline])
     }
   })

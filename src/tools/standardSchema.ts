@@ -1,0 +1,55 @@
+import type { RequestIssue } from '../errors/InvalidRequestError.js'
+
+// The Standard Schema interface (https://standardschema.dev), as its authors
+// ask libraries to carry it: valibot, zod, arktype and others implement it,
+// so a tool's parameters may be written with any of them.
+
+/** One problem a schema found, with where (keys from the root). */
+export interface StandardIssue {
+  readonly message: string
+  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined
+}
+
+/** What a Standard Schema's `validate` returns. */
+export type StandardResult<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardIssue> }
+
+/**
+ * A schema of any library that implements Standard Schema v1 (valibot, zod
+ * 3.24+, arktype, …). Those that also implement Standard JSON Schema
+ * (`~standard.jsonSchema`, zod 4.2+) give their JSON Schema themselves.
+ */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly '~standard': {
+    readonly version: 1
+    readonly vendor: string
+    readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>
+    readonly types?: { readonly input: Input; readonly output: Output } | undefined
+    readonly jsonSchema?: { readonly input: (options: { readonly target: string }) => Record<string, unknown> } | undefined
+  }
+}
+
+/** The type a Standard Schema gives once it has validated a value. */
+export type InferSchemaOutput<S extends StandardSchemaV1> = NonNullable<S['~standard']['types']>['output']
+
+/** Whether `value` looks like a Standard Schema v1. */
+export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+  const props = (value as { '~standard'?: { version?: unknown; validate?: unknown } } | null)?.['~standard']
+  return typeof props === 'object' && props !== null && props.version === 1 && typeof props.validate === 'function'
+}
+
+/**
+ * The issues as `{ path, message }`, each path its keys joined with dots
+ * (`''` for the value itself), as rxgate's errors carry them.
+ *
+ * @example
+ * ```ts
+ * namedIssues([{ message: 'Invalid type', path: [{ key: 'city' }] }])
+ * // → [{ path: 'city', message: 'Invalid type' }]
+ * ```
+ */
+export function namedIssues(issues: ReadonlyArray<StandardIssue>): RequestIssue[] {
+  return issues.map((issue) => ({
+    path: (issue.path ?? []).map((part) => String(typeof part === 'object' && part !== null ? part.key : part)).join('.'),
+    message: issue.message,
+  }))
+}
