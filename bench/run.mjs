@@ -9,6 +9,7 @@ import { createBench } from './create.mjs'
 import { faultsBench } from './faults.mjs'
 import { firstDeltaBench } from './firstDelta.mjs'
 import { fmt, median, span, x } from './measure.mjs'
+import { pipelineBench } from './pipeline.mjs'
 import { pollingBench } from './polling.mjs'
 import { relayBench } from './relay.mjs'
 import { sseBench } from './sse.mjs'
@@ -132,6 +133,17 @@ export async function runAll({ tiny = false, log = () => {} } = {}) {
     '≥ 0.8× direct',
     relay.ratio.median >= 0.8,
     relay,
+  )
+
+  const batch = await pipelineBench(tiny ? { prompts: 40, writeDelayMs: 1, at: 10 } : {})
+  const ahead = (r) => `${r.atLine.started} paid calls started (${r.atLine.created} created at the gateway) at ${batch.at} lines written, ${r.maxAhead} ahead of the writer at most`
+  row(
+    `Pull-based batch (${batch.prompts} prompts, concurrency ${batch.concurrency}, a writer taking ${batch.writeDelayMs} ms a line with a buffer of ${batch.buffer})`,
+    `toReadable: ${ahead(batch.buffered)}; mapConcurrent: ${ahead(batch.pull)}`,
+    `most calls ahead of the writer: mapConcurrent ${x(batch.pull.maxAhead / batch.bound)}, toReadable ${x(batch.buffered.maxAhead / batch.bound)} the bound (concurrency + buffer = ${batch.bound})`,
+    'mapConcurrent ≤ 1× the bound; every prompt answered once',
+    batch.pull.maxAhead <= batch.bound,
+    batch,
   )
   return rows
 }

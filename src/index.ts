@@ -7,11 +7,15 @@ export { responses$, retrieveResponse$, cancelResponse$, type ResponseCallOption
 export { textToVideo$, createTask$, task$, TASK_POLL_DEFAULTS, type TaskOptions, type CreateTaskOptions, type TextToVideoOptions } from './tasks$.js'
 export { endpoints, taskEndpoint, type TaskEndpoint, type TaskEndpointOptions, type TaskKind } from './endpoints.js'
 // Bots: tool loops, structured output, refusals.
-export { runTools$, type RunToolsOptions } from './runTools$.js'
-export type { ToolHandler, ToolHandlers, ToolContext } from './toolAnswer$.js'
+export { runTools$, type RunToolsOptions, type ToolLoopEvent } from './runTools$.js'
+export { tool, type ToolDefinition, type ToolOptions } from './tools/tool.js'
+export type { StandardSchemaV1, InferSchemaOutput } from './tools/standardSchema.js'
+export type { ToolHandler, ToolHandlers, ToolContext } from './tools/types.js'
 export { jsonSchemaFormat, type JsonSchemaFormat, type JsonSchemaFormatOptions } from './jsonSchemaFormat.js'
+export { partialOutput, type DeepPartial, type PartialOutput } from './operators/partialOutput.js'
 // Pipelines and downloads.
 export { toAsyncIterable, type AsyncIterableOptions, type ObservableIterator, type OverflowPolicy } from './node/toAsyncIterable.js'
+export { mapConcurrent, type MapConcurrentOptions } from './pipeline/mapConcurrent.js'
 export { download$ } from './download/download$.js'
 export { saveResults, type SaveResultsOptions, type SaveResultsEvent } from './download/saveResults.js'
 export type { DownloadEvent, DownloadProgress, DownloadSaved, DownloadOptions, DownloadTarget, BlobTarget, WritableLike } from './download/types.js'
@@ -36,7 +40,7 @@ export { ResultExpiredError, isResultExpiredError } from './errors/ResultExpired
 export { BufferOverflowError, isBufferOverflowError } from './errors/BufferOverflowError.js'
 
 export { textDeltas } from './operators/textDeltas.js'
-export { outputText, responseText } from './operators/outputText.js'
+export { outputText, responseText, type OutputTextOptions } from './operators/outputText.js'
 export { finalResponse } from './operators/finalResponse.js'
 export { pollTask, type PollTaskOptions, type TaskEvent, type TaskReader } from './operators/pollTask.js'
 export { taskUrls } from './operators/taskUrls.js'

@@ -29,6 +29,7 @@ describe('npm run bench, tiny', () => {
       'Faults',
       'Budget',
       'Relay throughput',
+      'Pull-based batch',
     ])
     const [sse, first, create, bundle, open, tasks, polling, faults, budget] = rows.map((r) => r.data) as Record<string, any>[] as [any, any, any, any, any, any, any, any, any]
     for (const r of [sse.floor, create.floor, ...Object.values(sse.peers), ...Object.values(create.peers)] as { median: number }[]) {
@@ -63,6 +64,10 @@ describe('npm run bench, tiny', () => {
       expect(run.lost).toBe(0)
       expect(run.finished + run.failed).toBe(run.tasks)
     }
+    // Pull-based batch: mapConcurrent never starts more calls than the writer can take plus concurrency.
+    const batch = rows.find((r) => r.name.startsWith('Pull-based batch'))!.data
+    expect(batch.pull.maxAhead).toBeLessThanOrEqual(batch.bound)
+    expect(batch.pull.created).toBe(batch.prompts)
     for (const r of rows) expect(typeof r.met).toBe('boolean')
     const table = renderTable(rows).split('\n')
     expect(table).toHaveLength(rows.length + 2)
