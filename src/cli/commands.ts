@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { concat, concatMap, ignoreElements, map, of, tap, type Observable } from 'rxjs'
+import { concat, concatMap, defer, from, ignoreElements, map, of, tap, type Observable } from 'rxjs'
 import { audioPreflight$ } from './audio.js'
 import { download$ } from './download.js'
 import { responseText } from '../operators/outputText.js'
@@ -7,9 +7,11 @@ import { endpoints, taskEndpoint, type TaskEndpoint } from '../endpoints.js'
 import { InvalidRequestError } from '../errors/InvalidRequestError.js'
 import type { Gateway } from '../gateway.js'
 import type { TaskEvent } from '../operators/pollTask.js'
-import type { TextToVideoRequest } from '../validation/textToVideoRequest.js'
+import { TextToVideoRequestSchema, type TextToVideoRequest } from '../validation/textToVideoRequest.js'
+import { serializeRequest } from '../validation/check.js'
 import { bot$, type BotResult } from './bot.js'
 import type { Progress } from './progress.js'
+import { isHttpUrl } from './env.js'
 import { toSize } from './size.js'
 import { printTask, showTask, type CliState, type CompletedView } from './taskView.js'
 
@@ -44,16 +46,36 @@ export function respond(gateway: Gateway, text: string, flags: { model: string; 
   return { run$, print: (chunk) => chunk && io.out(chunk) }
 }
 
-export function video(
-  gateway: Gateway,
-  prompt: string,
-  flags: { size?: string | undefined; duration?: string | undefined; audio?: string | undefined; out?: string | undefined },
-  io: Io,
-): Command<TaskEvent | CompletedView> {
+/** The flags of `rxgate video`. */
+type VideoFlags = { size?: string | undefined; duration?: string | undefined; audio?: string | undefined; out?: string | undefined }
+
+function videoBody(prompt: string, flags: VideoFlags): Record<string, unknown> {
   const body: Record<string, unknown> = { prompt }
   if (flags.size) body.size = toSize(flags.size)
   if (flags.duration) body.duration = Number(flags.duration)
   if (flags.audio) body.audio_url = flags.audio
+  return body
+}
+
+/**
+ * Refuses a video request that would be refused anyway, before anything
+ * starts (an embedded simulator included): the request check of
+ * `textToVideo$`, and an `--audio` that is not an http(s) URL.
+ */
+export function checkVideo(prompt: string, flags: VideoFlags): void {
+  serializeRequest(TextToVideoRequestSchema, videoBody(prompt, flags), 'text-to-video request')
+  if (flags.audio !== undefined && !isHttpUrl(flags.audio)) {
+    throw new InvalidRequestError([{ path: 'audio_url', message: `must be an http:// or https:// URL (got ${JSON.stringify(flags.audio)})` }], 'text-to-video request')
+  }
+}
+
+/** Refuses an endpoint name `rxgate task` cannot follow, before anything starts. */
+export function checkTask(endpointName: string): void {
+  resolveEndpoint(endpointName)
+}
+
+export function video(gateway: Gateway, prompt: string, flags: VideoFlags, io: Io): Command<TaskEvent | CompletedView> {
+  const body = videoBody(prompt, flags)
   // The audio preflight's finding is shown before anything is created; the task is then created without a second probe.
   const preflight$ = flags.audio ? audioPreflight$(flags.audio, [new URL(gateway.client.baseUrl).origin, ...(gateway.client.allowHosts ?? [])]).pipe(tap((line) => io.progress.line(line)), ignoreElements()) : of()
   const events$ = concat(preflight$, gateway.textToVideo$(body as TextToVideoRequest, { checkAudio: false })).pipe(tap((e) => showTask(e, io)))
@@ -61,14 +83,21 @@ export function video(
   if (!out) return { run$: events$, print: (e) => printTask(e, io) }
   // With --out, the video is saved before the command ends (its URL expires).
   return {
-    run$: events$.pipe(concatMap((event) => (event.type !== 'completed' ? of(event) : saveVideo$(event, out, io, gateway.client.baseUrl)))),
+    run$: events$.pipe(concatMap((event) => (event.type !== 'completed' ? of(event) : saveResult$(event, out, 'mp4', io, gateway.client.baseUrl)))),
     print: (e) => printTask(e, io),
   }
 }
 
-export function task(gateway: Gateway, endpointName: string, id: string, io: Io): Command<TaskEvent> {
+export function task(gateway: Gateway, endpointName: string, id: string, out: string | undefined, io: Io): Command<TaskEvent | CompletedView> {
   const endpoint = resolveEndpoint(endpointName)
-  return { run$: gateway.task$(endpoint, id).pipe(tap((e) => showTask(e, io, endpointName))), print: (e) => printTask(e, io) }
+  const events$ = gateway.task$(endpoint, id).pipe(tap((e) => showTask(e, io, endpointName)))
+  if (!out) return { run$: events$, print: (e) => printTask(e, io) }
+  // With --out, the result is saved before the command ends (its URL expires): what a follow after Ctrl-C needs.
+  const ext = endpoint.kind === 'image' ? 'png' : 'mp4'
+  return {
+    run$: events$.pipe(concatMap((event) => (event.type !== 'completed' ? of(event) : saveResult$(event, out, ext, io, gateway.client.baseUrl)))),
+    print: (e) => printTask(e, io),
+  }
 }
 
 export function bot(gateway: Gateway, flags: { topic: string; model: string; out: string }, io: Io): Command<BotResult> {
@@ -102,13 +131,25 @@ export function bot(gateway: Gateway, flags: { topic: string; model: string; out
   }
 }
 
-/** Saves the video; the gateway's own origin may be at a private address (a local simulator serves its results itself). */
-function saveVideo$(done: Extract<TaskEvent, { type: 'completed' }>, out: string, io: Io, baseUrl: string): Observable<CompletedView> {
-  const file = join(out, `${done.taskId}.mp4`)
-  const onProgress = (p: { bytes: number; total: number | undefined }) => io.progress.bar(`Downloading ${file}`, p.bytes, p.total)
-  return download$(done.urls[0]!, file, { ...(done.expiresAt ? { expiresAt: done.expiresAt } : {}), onProgress, allowHosts: [baseUrl] }).pipe(
-    tap((bytes) => io.progress.line(`Saved ${bytes} bytes to ${file}`)),
-    map((bytes) => ({ ...done, file, bytes })),
+/**
+ * Saves every result (a video's one, an image task's several) under `out`,
+ * one after the other; the gateway's own origin may be at a private address
+ * (a local simulator serves its results itself).
+ */
+function saveResult$(done: Extract<TaskEvent, { type: 'completed' }>, out: string, ext: string, io: Io, baseUrl: string): Observable<CompletedView> {
+  const name = safeName(done.taskId)
+  const saved: { file: string; bytes: number }[] = []
+  const one$ = (url: string, i: number) => {
+    const file = join(out, `${name}${done.urls.length > 1 ? `-${i + 1}` : ''}.${ext}`)
+    const onProgress = (p: { bytes: number; total: number | undefined }) => io.progress.bar(`Downloading ${file}`, p.bytes, p.total)
+    return download$(url, file, { ...(done.expiresAt ? { expiresAt: done.expiresAt } : {}), onProgress, allowHosts: [baseUrl] }).pipe(
+      tap((bytes) => (saved.push({ file, bytes }), io.progress.line(`Saved ${bytes} bytes to ${file}`))),
+    )
+  }
+  return from(done.urls).pipe(
+    concatMap(one$),
+    ignoreElements(),
+    (saving$) => concat(saving$, defer(() => of({ ...done, file: saved[0]!.file, bytes: saved[0]!.bytes, ...(saved.length > 1 ? { files: saved.map((s) => s.file) } : {}) }))),
   )
 }
 
@@ -122,4 +163,9 @@ export function resolveEndpoint(name: string): TaskEndpoint {
     ])
   }
   return taskEndpoint({ vendor, model, kind: /image|i2i/.test(model) ? 'image' : 'video', ...(action ? { action } : {}) })
+}
+
+/** A task id as a file name: ids are the gateway's words, so anything but letters, digits, `-` and `_` is replaced. */
+function safeName(id: string): string {
+  return id.replace(/[^\w-]/g, '_').slice(0, 128) || 'result'
 }

@@ -48,7 +48,8 @@ export async function connect(env: NodeJS.ProcessEnv, log: (line: string) => voi
   return { gateway, embedded: true, close: () => sim.close() }
 }
 
-function isHttpUrl(value: string): boolean {
+/** Whether `value` is an absolute http(s) URL with a host. */
+export function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value)
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''

@@ -9,13 +9,15 @@ Commands:
   respond "<text>" [--stream] [--model M] create a model response
   video "<prompt>" [--size W*H] [--duration 5|10] [--audio URL] [--out DIR]
                                           create a text-to-video task and follow it
-  task <endpoint> <id>                    follow an existing task (endpoint: t2vSpark, videoOne,
-                                          i2vSpark, videoTwo, imageEdit, i2iPreview or vendor/model)
+  task <endpoint> <id> [--out DIR]        follow an existing task, saving its results with --out
+                                          (endpoint: t2vSpark, videoOne, i2vSpark, videoTwo,
+                                          imageEdit, i2iPreview or vendor/model)
   bot ["<topic>"] [--model M] [--out DIR] write a video prompt, render it, save the video
   help [command]                          show this help, or a command's
 
 Every command takes --json (one JSON document on stdout; progress stays on stderr),
---poll-ms N (poll tasks every N ms), --sim (use an embedded simulator) and --help.
+--sim (use an embedded simulator) and --help; video, task and bot take --poll-ms N
+(poll tasks every N ms). A flag a command does not take is bad input.
 The gateway is GATEWAY_BASE_URL with GATEWAY_API_KEY; with neither set, or with --sim,
 an embedded simulator is started (its URLs stop working when rxgate exits: run
 rxgate sim and set the two variables it prints for lasting ones).
@@ -35,10 +37,11 @@ Exit codes: 0 done, 1 gateway or task failure, 2 bad input, 130 cancelled.`,
     '(WAV or MP3, 3 to 30 s, at most 15 MB) and shows what it found before the task is created.\n' +
     '--out saves the video under DIR, with a progress bar on stderr. With --json: the completed task as one JSON document.',
   task:
-    'Usage: rxgate task <endpoint> <id> [--poll-ms N] [--json]\n' +
-    'Follows an existing task until it ends and prints its result URLs. With --json: the completed task as one JSON document.',
+    'Usage: rxgate task <endpoint> <id> [--out DIR] [--poll-ms N] [--json]\n' +
+    'Follows an existing task until it ends and prints its result URLs; --out saves the results under DIR before they expire.\n' +
+    'With --json: the completed task as one JSON document.',
   bot:
-    'Usage: rxgate bot ["<topic>"] [--topic T] [--model M] [--out DIR] [--json]\n' +
+    'Usage: rxgate bot ["<topic>"] [--topic T] [--model M] [--out DIR] [--poll-ms N] [--json]\n' +
     'Streams a response that writes a video prompt about the topic (given plainly or with --topic), renders it, and saves the video under DIR (default ./out).\n' +
     'With --json: the result as one JSON document (the prompt streams to stderr).',
   help: 'Usage: rxgate help [command]\nShows the usage of rxgate, or of one command.',

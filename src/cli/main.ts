@@ -1,11 +1,11 @@
-import { parseArgs } from 'node:util'
 import { NEVER } from 'rxjs'
 import { isGatewayError } from '../errors/GatewayError.js'
 import { isInvalidRequestError } from '../errors/InvalidRequestError.js'
 import { isTaskTimeoutError } from '../errors/TaskTimeoutError.js'
 import { isTransient } from '../policy/retryable.js'
 import { startSimulator } from '../sim/index.js'
-import { bot, respond, task, video, type Command, type Io } from './commands.js'
+import { bot, checkTask, checkVideo, respond, task, video, type Command, type Io } from './commands.js'
+import { readArgs } from './flags.js'
 import { connect, SIMULATOR_POLL_MS, type Connection } from './env.js'
 import { HELP, isCommand } from './help.js'
 import { maskedOutput } from './maskedOutput.js'
@@ -14,21 +14,6 @@ import { EXIT, runToExit } from './run.js'
 import { sentence } from './sentence.js'
 import { endpointArg, followCommand, type CliState } from './taskView.js'
 import { UsageError } from './usageError.js'
-
-const OPTIONS = {
-  help: { type: 'boolean', short: 'h' },
-  json: { type: 'boolean' },
-  sim: { type: 'boolean' },
-  stream: { type: 'boolean' },
-  model: { type: 'string', default: 'gpt-4.1-mini' },
-  port: { type: 'string' },
-  size: { type: 'string' },
-  duration: { type: 'string' },
-  audio: { type: 'string' },
-  out: { type: 'string' },
-  topic: { type: 'string', default: 'a lighthouse keeper at dawn' },
-  'poll-ms': { type: 'string' },
-} as const
 
 /** Runs the CLI with `argv` (without node and script) and resolves with the exit code. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -43,11 +28,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   }
   let parsed
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true })
+    parsed = readArgs(argv, isCommand)
   } catch (err) {
-    return bad((err as Error).message)
+    const usage = (command: string) => HELP[command] ?? HELP.main
+    return bad((err as Error).message, usage(argv.find((a) => isCommand(a)) ?? 'main'))
   }
-  const { values: flags, positionals } = parsed
+  const { values: flags, positionals } = parsed.args
   let [name = '', ...args] = positionals
   if (name === 'help' && !flags.help) {
     // `rxgate help [command]` is `rxgate [command] --help`.
@@ -79,6 +65,14 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     log(`rxgate ${name}: missing argument.\n${HELP[name]}`)
     return EXIT.badInput
   }
+  try {
+    // Bad input is refused before an embedded simulator starts or anything is sent.
+    if (name === 'video') checkVideo(args[0]!, flags)
+    if (name === 'task') checkTask(args[0]!)
+  } catch (err) {
+    if (!isInvalidRequestError(err)) throw err
+    return bad(`${err.name}: ${err.message}`, '')
+  }
   const progress = createProgress({ isTTY: process.stderr.isTTY, write: (text: string) => stderr.write(text) })
   const json = Boolean(flags.json)
   const state: CliState = {}
@@ -95,8 +89,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     const embedded = connection.embedded
     const hooks = {
       log,
-      onCancel: () => (state.task ? cancelHint(state.task.endpoint, state.task.id, embedded) : []),
-      onError: (error: unknown) => errorHint(error, embedded),
+      onCancel: () => (state.task ? cancelHint(state.task.endpoint, state.task.id, embedded, flags.out) : []),
+      onError: (error: unknown) => errorHint(error, embedded, flags.out),
     }
     const exec = async <T>(command: Command<T>) => {
       const code = await runToExit(command.run$, command.print, hooks)
@@ -110,14 +104,14 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       case 'video':
         return await exec(video(gateway, args[0]!, flags, io))
       case 'task':
-        return await exec(task(gateway, args[0]!, args[1]!, io))
+        return await exec(task(gateway, args[0]!, args[1]!, flags.out, io))
       default:
         return await exec(bot(gateway, { topic: args[0] ?? flags.topic, model: flags.model, out: flags.out ?? 'out' }, io))
     }
   } catch (err) {
-    // Bad input found before anything ran (environment, endpoint name, a client option): one line, exit 2.
+    // Bad input found before anything ran (environment, a client option): one line, exit 2.
     if (!(err instanceof UsageError) && !isInvalidRequestError(err)) throw err
-    log(`rxgate: ${sentence((err as Error).message)}`)
+    log(`rxgate: ${sentence(err instanceof UsageError ? err.message : `${err.name}: ${err.message}`)}`)
     return EXIT.badInput
   } finally {
     stdout.flush()
@@ -128,21 +122,21 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
 }
 
 /** What to say on Ctrl-C while a task was followed: it goes on at the gateway, and how to follow it again. */
-function cancelHint(endpoint: string, id: string, embedded: boolean): string[] {
+function cancelHint(endpoint: string, id: string, embedded: boolean, out: string | undefined): string[] {
   if (embedded) {
     return [
       `rxgate: task ${id} was on the embedded simulator, which stops with rxgate.`,
-      `rxgate: on a real gateway (or under rxgate sim) a task goes on after Ctrl-C; follow it with: ${followCommand(endpoint, id)}`,
+      `rxgate: on a real gateway (or under rxgate sim) a task goes on after Ctrl-C; follow it with: ${followCommand(endpoint, id, out)}`,
     ]
   }
-  return [`rxgate: task ${id} goes on at the gateway (and is paid for); follow it with:`, `  ${followCommand(endpoint, id)}`]
+  return [`rxgate: task ${id} goes on at the gateway (and is paid for); follow it with:`, `  ${followCommand(endpoint, id, out)}`]
 }
 
 /** After an error that left a task running (a deadline, a connection lost), how to follow it again. */
-function errorHint(error: unknown, embedded: boolean): string[] {
+function errorHint(error: unknown, embedded: boolean, out: string | undefined): string[] {
   const running = isTaskTimeoutError(error) || isTransient(error)
   if (!isGatewayError(error) || error.taskId === undefined || !error.endpoint || !running || embedded) return []
-  return [`rxgate: follow it again with: ${followCommand(endpointArg(error.endpoint), error.taskId)}`]
+  return [`rxgate: follow it again with: ${followCommand(endpointArg(error.endpoint), error.taskId, out)}`]
 }
 
 function urlNote(log: (line: string) => void, saved: boolean): void {

@@ -17,7 +17,7 @@ export interface TaskIo {
 }
 
 /** A completed task as the CLI prints it with `--json`: the event, and the saved file with `--out`. */
-export type CompletedView = Extract<TaskEvent, { type: 'completed' }> & { readonly file?: string; readonly bytes?: number }
+export type CompletedView = Extract<TaskEvent, { type: 'completed' }> & { readonly file?: string; readonly bytes?: number; readonly files?: readonly string[] }
 
 /** Shows a task's step on stderr and remembers the task (`endpoint` as the user would type it). */
 export function showTask(event: TaskEvent, io: TaskIo, endpoint = 't2vSpark'): void {
@@ -35,8 +35,8 @@ export function printTask(event: TaskEvent | CompletedView, io: TaskIo): void {
 }
 
 /** How to follow a task again from the terminal. */
-export function followCommand(endpoint: string, id: string): string {
-  return `rxgate task ${endpoint} ${id}`
+export function followCommand(endpoint: string, id: string, out?: string): string {
+  return `rxgate task ${endpoint} ${id}${out === undefined ? '' : ` --out ${/^[\w./-]+$/.test(out) ? out : JSON.stringify(out)}`}`
 }
 
 /** The name `rxgate task` takes for an endpoint: its catalog key, else `vendor/model`. */

@@ -16,7 +16,7 @@ export class TaskTimeoutError extends GatewayError {
 
   constructor(taskId: string, endpoint: TaskEndpoint, deadlineMs: number, lastStatus: string | undefined, cause?: unknown) {
     super(
-      `Task ${taskId} (${endpoint.name}) did not finish within ${Math.round(deadlineMs / 1000)} s` +
+      `Task ${taskId} (${endpoint.name}) did not finish within ${Number((deadlineMs / 1000).toFixed(3))} s` +
         `${lastStatus ? `; last status: ${lastStatus}` : ''}. It may still finish on the gateway: ` +
         `follow it with task$(client, endpoint, '${taskId}').`,
       cause === undefined ? undefined : { cause },

@@ -151,8 +151,12 @@ describe('TaskFailedError', () => {
 describe('TaskTimeoutError', () => {
   it('leaves the last status out when none was read, and has no cause without one', () => {
     const err = new TaskTimeoutError(TASK_ID, endpoints.t2vSpark, 60_400, undefined)
-    expect(err.message).toBe(`Task ${TASK_ID} (vendor-b/t2v-spark) did not finish within 60 s. It may still finish on the gateway: follow it with task$(client, endpoint, '${TASK_ID}').`)
+    expect(err.message).toBe(`Task ${TASK_ID} (vendor-b/t2v-spark) did not finish within 60.4 s. It may still finish on the gateway: follow it with task$(client, endpoint, '${TASK_ID}').`)
     expect('cause' in err).toBe(false)
+  })
+
+  it('says the deadline exactly: 1.5 s, not 2 s', () => {
+    expect(new TaskTimeoutError(TASK_ID, endpoints.t2vSpark, 1_500, undefined).message).toMatch(/did not finish within 1\.5 s\./)
   })
 })
 
