@@ -20,10 +20,16 @@ export async function bigStreamServer(deltas: number): Promise<TestServer> {
     for (let i = 1; i <= deltas && !closed; i++) {
       batch += frame(delta(i, 'x'))
       if (i % BATCH === 0 || i === deltas) {
-        if (!res.write(batch)) await Promise.race([once(res, 'drain'), once(res, 'close')])
+        if (!res.write(batch)) await drainOrClose(res)
         batch = ''
       }
     }
     if (!closed) res.end(frame(lifecycle('response.completed', deltas + 1, { output_text: 'x'.repeat(deltas) })))
   })
+}
+
+/** Waits for 'drain' or 'close', whichever comes first, and leaves no listener of the other behind. */
+async function drainOrClose(res: import('node:http').ServerResponse): Promise<void> {
+  const done = new AbortController()
+  await Promise.race([once(res, 'drain', { signal: done.signal }), once(res, 'close', { signal: done.signal })]).finally(() => done.abort())
 }
