@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 
 /** One request the simulator received, as tests see it. */
 export interface SimRequestLog {
+  /** The request's method. */
   readonly method: string
   /** The path without the query. */
   readonly path: string

@@ -1,6 +1,7 @@
 import { apiError, invalid } from './apiError.js'
 import { field } from './checkKit.js'
-import { readRequest, type ReadRequest } from './responseInput.js'
+import { outputTextOf } from './responseItems.js'
+import { readRequest, type ReadRequest, type Said } from './responseInput.js'
 import type { StoredResponse } from './responseModel.js'
 
 /**
@@ -17,6 +18,12 @@ export interface Conversation {
   readonly allText: string
   /** The last user text: this request's, else that of the latest request it continues. */
   readonly userText: string
+  /**
+   * Every message of the conversation, oldest first: those of each request
+   * continued, each followed by the text its response gave (as `assistant`),
+   * then this request's own. What an answer may refer back to.
+   */
+  readonly history: readonly Said[]
 }
 
 /**
@@ -37,6 +44,7 @@ export function conversationOf(read: ReadRequest, previousId: unknown, responses
   const callNames = new Map(read.inputCalls)
   const called = [...read.inputCalls.values()]
   const texts = [read.allText]
+  const history = [...read.messages]
   let userText = read.userText
   const seen = new Set<string>()
   for (let id = previousId; typeof id === 'string' && !seen.has(id); ) {
@@ -50,6 +58,8 @@ export function conversationOf(read: ReadRequest, previousId: unknown, responses
     }
     const earlier = readRequest(previous.request)
     texts.unshift(earlier.allText)
+    const answer = outputTextOf(previous)
+    history.unshift(...earlier.messages, ...(answer ? [{ role: 'assistant', text: answer }] : []))
     userText ||= earlier.userText
     id = field(previous.request, 'previous_response_id')
   }
@@ -57,5 +67,5 @@ export function conversationOf(read: ReadRequest, previousId: unknown, responses
   if (orphan) throw invalid('input', `input: no function call found with call_id '${orphan.callId}' (give previous_response_id, or the function_call item)`)
   const callCounts = new Map<string, number>()
   for (const name of called) callCounts.set(name, (callCounts.get(name) ?? 0) + 1)
-  return { callNames, callCounts, allText: texts.filter(Boolean).join('\n'), userText }
+  return { callNames, callCounts, allText: texts.filter(Boolean).join('\n'), userText, history }
 }

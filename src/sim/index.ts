@@ -1,3 +1,18 @@
+/**
+ * A local reference gateway for tests and development (Node):
+ * {@link startSimulator} serves the whole interface on 127.0.0.1, in
+ * simulated time, with deterministic faults on demand.
+ *
+ * @example
+ * ```ts
+ * import { startSimulator } from 'rxgate/sim'
+ *
+ * const sim = await startSimulator({ timeScale: 'fast' })
+ * const client = createClient({ baseUrl: sim.url, apiKey: sim.apiKey })
+ * ```
+ *
+ * @module rxgate/sim
+ */
 import type { AddressInfo } from 'node:net'
 import type { SimRequestLog } from './call.js'
 import { createClock } from './clock.js'
@@ -45,7 +60,7 @@ export interface Simulator {
   advanceTime(ms: number): void
   /** Replaces the faults in force (`{}` for none), restarts their counts and reseeds chaos. Throws a RangeError for an invalid fault. */
   setFaults(faults: SimFaults): void
-  /** The URL of an audio sample, e.g. `sampleUrl('tone-5s.wav')` (see the README for the names). */
+  /** The URL of an audio sample, e.g. `sampleUrl('tone-5s.wav')` (the names: docs/simulator.md, Audio samples). */
   sampleUrl(name: string): string
   /** Ends every connection and timer; resolves once the server has closed. Safe to call twice. */
   close(): Promise<void>

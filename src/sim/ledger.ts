@@ -20,11 +20,15 @@ export interface SimTaskRecord {
 
 /** Every response the simulator created, in order (idempotent replays create none). */
 export interface SimResponseRecord {
+  /** The response's id. */
   readonly id: string
+  /** The `Idempotency-Key` of the creating request, if it had one. */
   readonly idempotencyKey?: string
   /** Simulated creation time, epoch ms. */
   readonly createdAt: number
+  /** Created with `background: true`. */
   readonly background: boolean
+  /** Created with `stream: true`. */
   readonly stream: boolean
   /** True once a complete JSON reply, or a stream frame, carrying the id was sent. */
   readonly delivered: boolean

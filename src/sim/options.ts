@@ -10,51 +10,57 @@ export interface SimTiming {
 
 /** Oddities of real streams and models, each off by default. */
 export interface SimQuirks {
-  /** Write a `: ping` comment line before the first event and after every fifth one. */
+  /** Write a `: ping` comment line before the first event and after every fifth one. @defaultValue `false` */
   readonly ping?: boolean
-  /** End lines with `\r\n` instead of `\n`. */
+  /** End lines with `\r\n` instead of `\n`. @defaultValue `false` */
   readonly crlf?: boolean
-  /** End every stream with a final `data: [DONE]` frame. */
+  /** End every stream with a final `data: [DONE]` frame. @defaultValue `false` */
   readonly done?: boolean
-  /** Write a short message before the function calls of every response that calls tools, as the `[preamble]` marker does for one conversation. */
+  /** Write a short message before the function calls of every response that calls tools, as the `[preamble]` marker does for one conversation. @defaultValue `false` */
   readonly preamble?: boolean
 }
 
 /** Options of `startSimulator`; every one is optional. */
 export interface SimulatorOptions {
-  /** Port to listen on, on 127.0.0.1. Default: an ephemeral port. */
+  /** Port to listen on, on 127.0.0.1. @defaultValue `0` (an ephemeral port; read `url`) */
   readonly port?: number
-  /** The only bearer token accepted. Default `'sim-key'`. */
+  /** The only bearer token accepted. @defaultValue `'sim-key'` */
   readonly apiKey?: string
   /**
-   * Speed of tasks and background responses: `'fast'` (default; done after
-   * about 1.5 s), `'realistic'` (about 3 minutes, like a real render) or an
+   * Speed of tasks and background responses: `'fast'` (done after about
+   * 1.5 s), `'realistic'` (about 3 minutes, like a real render) or an
    * explicit {@link SimTiming}. `advanceTime` skips ahead in any mode.
+   *
+   * @defaultValue `'fast'`
    */
   readonly timeScale?: 'fast' | 'realistic' | SimTiming
-  /** Task status words: `'spec'` (default) `pending/processing/completed/failed`, or `'new'` `queued/running/succeeded/failed`. */
+  /** Task status words: `'spec'` `pending/processing/completed/failed`, or `'new'` `queued/running/succeeded/failed`. @defaultValue `'spec'` */
   readonly vocabulary?: 'spec' | 'new'
-  /** Usage field names: `'spec'` (default) `prompt_tokens/completion_tokens`, or `'openai'` `input_tokens/output_tokens`. */
+  /** Usage field names: `'spec'` `prompt_tokens/completion_tokens`, or `'openai'` `input_tokens/output_tokens`. @defaultValue `'spec'` */
   readonly usageShape?: 'spec' | 'openai'
-  /** Stream oddities to reproduce. */
+  /** Stream oddities to reproduce. @defaultValue `{}` (none) */
   readonly quirks?: SimQuirks
-  /** Failures to inject from the start; change them later with `setFaults`. */
+  /** Failures to inject from the start; change them later with `setFaults`. @defaultValue `{}` (none) */
   readonly faults?: SimFaults
-  /** Real milliseconds between two stream frames. Default 5. */
+  /** Real milliseconds between two stream frames. @defaultValue `5` */
   readonly streamDelayMs?: number
   /**
    * Accept fields the interface does not list in a text-to-video body (like
-   * the real gateway's `safety_filter`). Default false: they are a 400.
+   * the real gateway's `safety_filter`); otherwise they are a 400.
+   *
+   * @defaultValue `false`
    */
   readonly allowUnknownTextToVideoFields?: boolean
   /**
-   * `'honour'` (default): a creation POST repeating an `Idempotency-Key` with
+   * `'honour'`: a creation POST repeating an `Idempotency-Key` with
    * the same body gets the first result, with another body a 409.
    * `'ignore'`: every POST creates anew, like a gateway without idempotency,
    * so a client that retries blindly can be caught creating twice.
+   *
+   * @defaultValue `'honour'`
    */
   readonly idempotency?: 'honour' | 'ignore'
-  /** Real milliseconds allowed for reading a task's `audio_url` before it counts as unreachable. Default 5000. */
+  /** Real milliseconds allowed for reading a task's `audio_url` before it counts as unreachable. @defaultValue `5_000` */
   readonly audioProbeTimeoutMs?: number
 }
 

@@ -51,6 +51,8 @@ export function contentOf(intent: Intent, read: ReadRequest, talk: Conversation)
       return message(JSON.stringify(instanceOf(intent.schema, topicOf(read.userText))), 'output_text', chunksOf)
     case 'jsonObject':
       return message(JSON.stringify({ answer: answerTo(read.userText) }), 'output_text', chunksOf)
+    case 'recall':
+      return message(intent.text)
     case 'greet':
       return message(GREETING_REPLY)
     case 'videoPrompt':
@@ -70,6 +72,7 @@ export function reasoningOf(intent: Intent, read: ReadRequest): PlannedItem {
     call: `call ${intent.kind === 'call' ? listed(intent.tools.map((tool) => tool.name)) : 'a tool'}${intent.kind === 'call' && intent.again ? ' again' : ''} with the right arguments`,
     structured: `fill in the ${intent.kind === 'structured' ? intent.name : ''} JSON schema`,
     jsonObject: 'answer with a JSON object',
+    recall: 'answer from what was said earlier in the conversation',
     greet: 'greet them back',
     videoPrompt: `write a cinematic video prompt about ${topicOf(read.userText)}`,
     answer: 'answer briefly',

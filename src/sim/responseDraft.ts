@@ -37,6 +37,8 @@ export function draftResponse(
     usage: usageOf(countWords(read.allText), count(), count('reasoning'), settings.usageShape),
     outcome: intent.kind === 'fail' ? 'failed' : cut ? 'incomplete' : 'completed',
     background: field(body, 'background') === true,
+    // A streamed one is held by its stream from the start: nothing but that stream moves it on.
+    progress: { reached: -1, streams: field(body, 'stream') === true ? 1 : 0, cancelled: false },
   }
 }
 

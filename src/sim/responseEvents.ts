@@ -13,16 +13,13 @@ export interface SseEvent {
  * Every stream event of a response, numbered from 0: `response.created`,
  * `response.queued` (background only), `response.in_progress`, then either
  * `response.failed`, or each output item's events and `response.completed`
- * (`response.incomplete` when `max_output_tokens` cut it).
+ * (`response.incomplete` when `max_output_tokens` cut it). They are the
+ * response's history: its stream sends them, and its snapshot at any moment
+ * is what those sent so far have built (see `snapshotNow`).
  */
 export function eventsOf(response: StoredResponse): SseEvent[] {
   if (response.outcome === 'failed') return numbered([...opening(response), closing(response)])
   return numbered([...opening(response), ...response.items.flatMap((item, index) => itemEvents(item, index)), closing(response)])
-}
-
-/** The events of a response cancelled in the background: its opening ones only, as its output never started. */
-export function cancelledEventsOf(response: StoredResponse): SseEvent[] {
-  return numbered(opening(response))
 }
 
 function numbered(bodies: EventBody[]): SseEvent[] {

@@ -14,6 +14,12 @@ export interface FunctionOutput {
   readonly output: string
 }
 
+/** A message of the conversation: who said it, and its text. */
+export interface Said {
+  readonly role: string
+  readonly text: string
+}
+
 /** What the simulator reads of a checked response request to write its answer. */
 export interface ReadRequest {
   readonly model: string
@@ -23,6 +29,8 @@ export interface ReadRequest {
   readonly userText: string
   /** Every text of instructions and input, function outputs included: what the input tokens are counted on. */
   readonly allText: string
+  /** The messages of the input, in order (a string input is one user message); user texts without the markers. */
+  readonly messages: readonly Said[]
   readonly functionTools: readonly FunctionTool[]
   readonly functionOutputs: readonly FunctionOutput[]
   /** `function_call` items given back in the input (manual chaining): call id → function name. */
@@ -41,6 +49,10 @@ export function readRequest(body: Record<string, unknown>): ReadRequest {
     instructions,
     userText: withoutMarkers(users.at(-1) ?? ''),
     allText: [instructions, typeof input === 'string' ? input : items.map(itemText).join('\n')].filter(Boolean).join('\n'),
+    messages: (typeof input === 'string' ? [{ role: 'user', content: input }] : items.filter((item) => typeof item.role === 'string')).map((item) => {
+      const text = textOf(item.content)
+      return { role: item.role as string, text: item.role === 'user' ? withoutMarkers(text) : text }
+    }),
     functionTools: tools
       .filter((tool) => tool.type === 'function' && typeof tool.name === 'string')
       .map((tool) => ({ name: tool.name as string, parameters: tool.parameters ?? { type: 'object', properties: {} } })),

@@ -1,6 +1,7 @@
 import { field, isObject } from './checkKit.js'
 import type { Conversation } from './conversation.js'
 import type { SimQuirks } from './options.js'
+import { recallAnswer } from './recall.js'
 import { isGreeting } from './replyText.js'
 import type { FunctionTool, ReadRequest } from './responseInput.js'
 import { BAD_ARGS_MARKER, FAIL_MARKER, PREAMBLE_MARKER, REFUSE_MARKER } from './responseModel.js'
@@ -25,6 +26,8 @@ export type Intent =
   | { readonly kind: 'useOutputs' }
   | { readonly kind: 'structured'; readonly name: string; readonly schema: unknown }
   | { readonly kind: 'jsonObject' }
+  /** An answer that refers back to the conversation (see `recallAnswer`). */
+  | { readonly kind: 'recall'; readonly text: string }
   | { readonly kind: 'greet' }
   | { readonly kind: 'videoPrompt' }
   | { readonly kind: 'answer' }
@@ -36,8 +39,9 @@ export type Intent =
  * `json_schema` format, else in a text answer. Function tools are called
  * when the input names them, or `tool_choice` is `required` or names one
  * (never with `none`; one call only when `parallel_tool_calls` is false).
- * Then a `json_schema` or `json_object` format gets JSON; then a greeting, a
- * video prompt, or a short answer. Calls follow the conversation's markers
+ * Then a `json_schema` or `json_object` format gets JSON; then an answer
+ * that refers back to the conversation, a greeting, a video prompt, or a
+ * short answer. Calls follow the conversation's markers
  * (`[preamble]`, `[bad-args]`) and the `preamble` quirk.
  */
 export function intentOf(read: ReadRequest, body: Record<string, unknown>, talk: Conversation, quirks: SimQuirks = {}): Intent {
@@ -64,6 +68,8 @@ export function intentOf(read: ReadRequest, body: Record<string, unknown>, talk:
   if (tools.length > 0) return call(tools, false)
   if (format?.type === 'json_schema') return { kind: 'structured', name: String(format.name), schema: format.schema }
   if (format?.type === 'json_object') return { kind: 'jsonObject' }
+  const recalled = recallAnswer(read.userText, talk.history)
+  if (recalled !== undefined) return { kind: 'recall', text: recalled }
   if (isGreeting(read.userText)) return { kind: 'greet' }
   if (wantsVideoPrompt(read.instructions, read.userText)) return { kind: 'videoPrompt' }
   return { kind: 'answer' }

@@ -1,5 +1,3 @@
-import type { SimTiming } from './options.js'
-
 /** The marker that makes a response fail: `[fail]` in its input or instructions. */
 export const FAIL_MARKER = '[fail]'
 
@@ -29,7 +27,21 @@ export type PlannedItem =
   | { readonly kind: 'function_call'; readonly id: string; readonly callId: string; readonly name: string; readonly pieces: readonly string[]; readonly incomplete?: boolean }
   | { readonly kind: 'message'; readonly id: string; readonly part: 'output_text' | 'refusal'; readonly pieces: readonly string[]; readonly incomplete?: boolean }
 
-/** A response as the simulator keeps it: all of its content is decided at creation. */
+/**
+ * How far a stored response has got, as its streams and the simulated clock
+ * move it (see `positionOf`): the one record that its stream, its snapshot
+ * and a cancel all read.
+ */
+export interface ResponseProgress {
+  /** The `sequence_number` of the last of its events that a stream sent (−1: none yet). */
+  reached: number
+  /** Streams of it being written now. While one is, the response is exactly as far as they are. */
+  streams: number
+  /** Set by a cancel: the response stays where it was. */
+  cancelled: boolean
+}
+
+/** A response as the simulator keeps it: all of its content is decided at creation, its progress moves. */
 export interface StoredResponse {
   readonly id: string
   /** Simulated creation time, epoch ms. */
@@ -42,17 +54,7 @@ export interface StoredResponse {
   /** The status it ends in: `incomplete` when `max_output_tokens` cut it. */
   readonly outcome: 'completed' | 'incomplete' | 'failed'
   readonly background: boolean
-  /** Simulated time at which it was cancelled, if it was. */
-  cancelledMs?: number
-}
-
-/** The status at simulated time `now`: a background response is queued, then in progress, for the configured times. */
-export function statusAt(response: StoredResponse, now: number, timing: SimTiming): SimResponseStatus {
-  if (response.cancelledMs !== undefined) return 'cancelled'
-  if (!response.background) return response.outcome
-  const elapsed = now - response.createdMs
-  if (elapsed < timing.pendingMs) return 'queued'
-  return elapsed < timing.pendingMs + timing.processingMs ? 'in_progress' : response.outcome
+  readonly progress: ResponseProgress
 }
 
 /** The pieces of an item, summary parts flattened. */

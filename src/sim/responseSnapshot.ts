@@ -3,9 +3,10 @@ import { itemJson, outputTextOf } from './responseItems.js'
 import { FAIL_MARKER, type SimResponseStatus, type StoredResponse } from './responseModel.js'
 
 /**
- * The Response object in a given status, as JSON replies and lifecycle
- * events carry it. Only a finished one carries output, `output_text` and
- * usage (a failed one carries usage and its `error`).
+ * The Response object in a given status, as the lifecycle events carry it
+ * (a JSON reply is built from those events: see `snapshotNow`). Only a
+ * finished one carries output, `output_text` and usage (a failed one
+ * carries usage and its `error`).
  */
 export function snapshotOf(response: StoredResponse, status: SimResponseStatus): Record<string, unknown> {
   const get = (key: string, fallback: unknown) => field(response.request, key) ?? fallback

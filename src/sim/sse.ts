@@ -8,16 +8,24 @@ import { writeChunk, writeThenDestroy } from './write.js'
 /** Stream faults for one stream only (chaos picks these), on top of those in force. */
 export type StreamFaults = Pick<SimFaults, 'resetStreamAfter' | 'closeMidEventAt'>
 
+/** What a stream's writer hears of each event. */
+export interface SseHooks {
+  /** Called just before an event is written; returning false ends the stream there, cleanly. */
+  readonly before?: (event: SseEvent) => boolean
+  /** Called once an event has been written. */
+  readonly after?: (event: SseEvent) => void
+}
+
 /**
  * Streams events as server-sent events, `event: <type>\ndata: <json>\n\n`,
  * `settings.streamDelayMs` of real time apart so the stream is observably
  * incremental. Applies the quirks (`: ping`, `\r\n`, `[DONE]`) and the
  * stream faults in force when it starts (see `SimFaults`); `extra` adds
- * faults for this stream only, and `onFrame` hears each event once written.
+ * faults for this stream only, and `hooks` hear each event before and after it is written.
  * Rejects with an `AbortError` when the client goes away or the simulator
  * closes mid-stream.
  */
-export async function writeSse(call: Call, env: SimEnv, events: readonly SseEvent[], extra: StreamFaults = {}, onFrame?: (event: SseEvent) => void): Promise<void> {
+export async function writeSse(call: Call, env: SimEnv, events: readonly SseEvent[], extra: StreamFaults = {}, hooks: SseHooks = {}): Promise<void> {
   const { quirks, streamDelayMs } = env.settings
   const faults = { ...env.faults.current, ...extra }
   // A fault given in `extra` was already noted by whoever chose it (chaos).
@@ -38,6 +46,7 @@ export async function writeSse(call: Call, env: SimEnv, events: readonly SseEven
   let frames = 0
   for (const [index, event] of events.entries()) {
     if (index > 0) await env.clock.sleep(streamDelayMs, call.signal)
+    if (hooks.before?.(event) === false) break
     if (quirks.ping && index % 5 === 0) await writeChunk(call, text(': ping\n\n'))
     if (frames + 1 === faults.malformedFrameAt) {
       frames += 1
@@ -58,12 +67,12 @@ export async function writeSse(call: Call, env: SimEnv, events: readonly SseEven
     }
     if (frames === faults.resetStreamAfter) {
       note('resetStreamAfter')
-      onFrame?.(event)
+      hooks.after?.(event)
       return writeThenDestroy(call, frame)
     }
     if (index === 0 && faults.drip) await drip(call, env, frame, faults.drip.everyMs)
     else await writeChunk(call, frame)
-    onFrame?.(event)
+    hooks.after?.(event)
   }
   if (quirks.done) await writeChunk(call, text('data: [DONE]\n\n'))
   call.res.end()

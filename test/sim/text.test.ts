@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { chunksOf, keywordsOf, piecesOf } from '../../src/sim/pieces.js'
+import { factsOf, recallAnswer } from '../../src/sim/recall.js'
 import { answerTo, isGreeting } from '../../src/sim/replyText.js'
+import { subjectOf } from '../../src/sim/subject.js'
 import { argumentTextOf, answerFromOutputs } from '../../src/sim/toolAnswer.js'
 import { usageOf } from '../../src/sim/usage.js'
 import { topicOf, videoPromptAbout, wantsVideoPrompt } from '../../src/sim/videoPrompt.js'
@@ -43,6 +45,35 @@ describe('simulator text', () => {
     expect(answerTo('Describe the Roman aqueducts')).toMatch(/roman|aqueducts/i)
     expect(answerTo('')).toContain('empty message')
     expect(keywordsOf('What is the history of glass making?')).toEqual(['history', 'glass', 'making'])
+  })
+
+  it('names the subject of a question or request rather than quoting it; other text is still quoted', () => {
+    expect(subjectOf('What is the capital of France?')).toBe('the capital of France')
+    expect(subjectOf('So, how do tides work near the equator?')).toBe('how tides work near the equator')
+    expect(subjectOf('Can you explain my options, please?')).toBe('your options')
+    expect(subjectOf('I like boats. Who was Ada Lovelace?')).toBe('Ada Lovelace')
+    for (const unfit of ['What is your name?', 'What are black holes made of?', 'Why does the sky look blue?', 'A fox in the snow']) expect(subjectOf(unfit)).toBeUndefined()
+    const capital = answerTo('What is the capital of France?')
+    expect(capital).toMatch(/the capital of France/i)
+    expect(capital).not.toContain('“')
+    expect(answerTo('Describe the Roman aqueducts')).toMatch(/^[^“]*the Roman aqueducts/)
+    expect(answerTo('Say bye')).toBe('Thanks for your message about “Say bye”. In short — bye stands out; tell me what you need and I will build on that.')
+  })
+
+  it('reads what the user tells of themselves, the latest first, and answers from it', () => {
+    const said = (...texts: string[]) => texts.map((text) => ({ role: 'user', text }))
+    expect(factsOf(said('My name is Ada and I live in Lisbon.', 'Call me Ada Lovelace', 'my favourite colour is teal'))).toEqual(
+      new Map([
+        ['name', 'Ada Lovelace'],
+        ['home', 'Lisbon'],
+        ['favourite colour', 'teal'],
+      ]),
+    )
+    expect(factsOf(said("I'm French.", 'I am tired'))).toEqual(new Map())
+    expect(recallAnswer('Hi, I’m Ada!', said('Hi, I’m Ada!'))).toBe('Nice to meet you, Ada! How can I help you today?')
+    expect(recallAnswer('Where do I live?', said('Where do I live?'))).toBe("I don't know where you live yet — tell me and I will remember it.")
+    expect(recallAnswer('My name is Ada and I want to learn about tides', said('My name is Ada and I want to learn about tides'))).toBeUndefined()
+    expect(recallAnswer('Tell me about tides', said('Tell me about tides'))).toBeUndefined()
   })
 
   it('states each function output, and finds the place a function is asked about', () => {
