@@ -35,16 +35,16 @@ export default defineConfig([
     // The browser build: the page's fetch instead of undici, so a browser bundle never holds undici.
     // rxgate/angular is built here too: with fetch on both sides, an Angular server build bundles no undici.
     ...modules,
-    entry: ['src/**/*.ts', '!src/cli/**', '!src/sim/**', '!src/server/**', '!src/transport/undiciTransport.ts', ...nodeOnly, ...nodeTwins],
+    entry: ['src/**/*.ts', '!src/cli/**', '!src/sim/**', '!src/server/**', '!src/testing/**', '!src/transport/undiciTransport.ts', ...nodeOnly, ...nodeTwins],
     outDir: 'dist/browser',
     platform: 'browser',
     onSuccess: browserFiles,
   },
-  { entry: { index: 'src/index.ts', sim: 'src/sim/index.ts', server: 'src/server/index.ts', node: 'src/node/index.ts' }, format: ['cjs'], target: 'es2022', outDir: 'dist', platform: 'node' },
+  { entry: { index: 'src/index.ts', sim: 'src/sim/index.ts', server: 'src/server/index.ts', node: 'src/node/index.ts', testing: 'src/testing/index.ts' }, format: ['cjs'], target: 'es2022', outDir: 'dist', platform: 'node' },
   // CommonJS of the browser flavour: for `require` under the `browser` condition, and for rxgate/angular.
   { entry: { 'browser/index': 'src/index.ts', angular: 'src/angular/index.ts' }, format: ['cjs'], target: 'es2022', outDir: 'dist', platform: 'browser', esbuildPlugins: [browserTwins] },
   {
-    entry: { index: 'src/index.ts', sim: 'src/sim/index.ts', server: 'src/server/index.ts', angular: 'src/angular/index.ts', node: 'src/node/index.ts' },
+    entry: { index: 'src/index.ts', sim: 'src/sim/index.ts', server: 'src/server/index.ts', angular: 'src/angular/index.ts', node: 'src/node/index.ts', testing: 'src/testing/index.ts' },
     format: ['esm', 'cjs'],
     dts: { only: true },
     outDir: 'dist',

@@ -9,7 +9,7 @@ import { MAX_TIMER_MS } from './policy/delays.js'
 import { observedGate, type ClientHooks } from './hooks.js'
 import { defaultTransport } from './transport/defaultTransport.js'
 import { fetchTransport } from './transport/fetchTransport.js'
-import type { Connection, Transport } from './transport/types.js'
+import type { Connection, Exchange, Transport } from './transport/types.js'
 import { checkFields, checkHeaders, checkPublicNetwork, count, POLL_CHECKS, RETRY_CHECKS } from './validation/options.js'
 
 /** Options of {@link createClient} (and `createGateway`). */
@@ -29,57 +29,95 @@ export interface ClientOptions {
   /**
    * Allow an `apiKey` in browser code. Anyone who opens the page can read it,
    * so the default is to refuse; put the key on a server instead.
+   *
+   * @defaultValue `false`
    */
   readonly dangerouslyAllowBrowser?: boolean
-  /** A `fetch` to send requests with. Default: undici in Node, the page's `fetch` in a browser. */
+  /** A `fetch` to send requests with. @defaultValue undici's pooled dispatcher in Node, the page's `fetch` in a browser */
   readonly fetch?: typeof globalThis.fetch
   /** A transport of your own (any HTTP stack, a test double); takes precedence over `fetch`. */
   readonly transport?: Transport
-  /** Node: most connections open at once for JSON requests (further ones wait for one); streams have their own, unlimited pool. Default 128. */
+  /**
+   * An exchange of your own: replies as Observable notifications instead of
+   * Promises, so a whole call can run in virtual time (RxJS `TestScheduler`).
+   * `createTestGateway` from `rxgate/testing` makes one. Takes precedence over
+   * `transport` and `fetch`.
+   */
+  readonly exchange?: Exchange
+  /** Node: most connections open at once for JSON requests (further ones wait for one); streams have their own, unlimited pool. @defaultValue `128` */
   readonly maxConnections?: number
-  /** Longest silence: no whole JSON reply, or no complete stream event (pings do not count). Default 600,000 ms. */
+  /** Longest silence, in ms: no whole JSON reply, or no complete stream event (pings do not count). @defaultValue `600_000` ({@link DEFAULTS | DEFAULTS.timeoutMs}) */
   readonly timeoutMs?: number
-  /** Largest JSON reply body, in bytes; past it the request is aborted. Default 32 MiB. */
+  /** Largest JSON reply body, in bytes; past it the request is aborted. @defaultValue `32 * 1024 * 1024` ({@link DEFAULTS | DEFAULTS.maxBodyBytes}) */
   readonly maxBodyBytes?: number
-  /** Largest single stream event, in bytes; past it the request is aborted. Default 16 MiB. */
+  /** Largest single stream event, in bytes; past it the request is aborted. @defaultValue `16 * 1024 * 1024` ({@link DEFAULTS | DEFAULTS.maxEventBytes}) */
   readonly maxEventBytes?: number
-  /** Retry policy for failed calls, or `false` for none. See the README for the defaults. */
+  /**
+   * Retry policy for failed calls, or `false` for none. Fields left out keep
+   * their defaults (see {@link RetryOptions}).
+   *
+   * @defaultValue `{ count: 2, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 }` ({@link DEFAULTS | DEFAULTS.retry})
+   */
   readonly retry?: RetryOptions | false
   /**
    * The gateway honours `Idempotency-Key`: a creation whose outcome is unknown
    * (the connection broke after sending, a 5xx, an unreadable reply) is sent
    * again with the same key instead of ending in `TaskCreationUnknownError`,
    * up to 5 failures in a row of any kind that may pass (or `retry.count`, if
-   * higher). Default false.
+   * higher).
+   *
+   * @defaultValue `false`
    */
   readonly idempotentCreate?: boolean
   /** Extra headers for every call (they cannot replace `Authorization`). */
   readonly headers?: Readonly<Record<string, string>>
-  /** Path of response creation; retrieval is at `{responsesPath}/{id}`. Default `/vendors/vendor-a/v1/responses`. */
+  /** Path of response creation; retrieval is at `{responsesPath}/{id}`. @defaultValue `'/vendors/vendor-a/v1/responses'` ({@link DEFAULTS | DEFAULTS.responsesPath}) */
   readonly responsesPath?: string
-  /** Polling of background responses. Default: first after 1 s, ×1.5 per poll, at most 10 s apart, 10% jitter. */
+  /**
+   * Polling of background responses: first after 1 s, ×1.5 per poll, at most
+   * 10 s apart, up to 10% jitter, unless set here (field by field).
+   *
+   * @defaultValue `{ initialDelayMs: 1_000, factor: 1.5, maxDelayMs: 10_000, jitter: 0.1 }` ({@link DEFAULTS | DEFAULTS.responsePoll})
+   */
   readonly responsePoll?: PollDelayOptions
-  /** Reconnections of a dropped background stream in a row without a new event. Default 3. */
+  /** Reconnections of a dropped background stream in a row without a new event. @defaultValue `3` ({@link DEFAULTS | DEFAULTS.resumeAttempts}) */
   readonly resumeAttempts?: number
-  /** Task polling for every task of this client, over each kind's defaults (see the README). */
+  /**
+   * Task polling for every task of this client, field by field over the
+   * defaults of each task's kind: videos from 10 s growing to 20 s, images
+   * from 2 s to 10 s.
+   *
+   * @defaultValue `{ video: { initialDelayMs: 10_000, factor: 1.5, maxDelayMs: 20_000, jitter: 0.05 }, image: { initialDelayMs: 2_000, factor: 1.5, maxDelayMs: 10_000, jitter: 0.05 } }` ({@link DEFAULTS | DEFAULTS.taskPoll}), by kind
+   */
   readonly taskPoll?: PollDelayOptions
-  /** Deadline of following a task, after which `TaskTimeoutError` is raised. Default 900,000 ms (15 minutes). */
+  /** Deadline of following a task, in ms, after which `TaskTimeoutError` is raised. @defaultValue `15 * 60_000` (15 minutes; {@link DEFAULTS | DEFAULTS.taskDeadlineMs}) */
   readonly taskDeadlineMs?: number
   /**
    * Most requests in flight at once for the whole client (a stream counts
    * until it ends); the others wait their turn, first come, first served, so
-   * thousands of task polls share it fairly. Default: no limit.
+   * thousands of task polls share it fairly.
+   *
+   * @defaultValue `Infinity` (no limit)
    */
   readonly maxConcurrency?: number
   /**
    * After a 429 rate limit, every request of the client waits out its
    * `Retry-After` (or a growing backoff, at most `retry.maxRetryAfterMs`) and
-   * fewer go at once, growing back one success at a time. Default true.
+   * fewer go at once, growing back one success at a time.
+   *
+   * @defaultValue `true`
    */
   readonly adaptToRateLimits?: boolean
+  /**
+   * Most requests the client sends per second, evenly spaced (`1000 / n` ms
+   * apart; retries and task polls count), so a gateway that allows `n` per
+   * second never answers 429. Fractions allowed (`0.5`: one every 2 s).
+   * Default: no limit.
+   */
+  readonly maxRequestsPerSecond?: number
   /** Observers of every request, response and token usage (logs, metrics, traces); they never see the key. */
   readonly hooks?: ClientHooks
-  /** Scheduler of every timer (timeouts, retries, polls); inject a virtual one in tests. */
+  /** Scheduler of every timer (timeouts, retries, polls); inject a virtual one in tests. @defaultValue RxJS's `asyncScheduler` */
   readonly scheduler?: SchedulerLike
   /**
    * Hosts that the `audio_url` check of `textToVideo$` may read at private
@@ -88,13 +126,16 @@ export interface ClientOptions {
    * link-local such as cloud metadata, …) are refused otherwise; the origin
    * of `baseUrl` is always allowed for that check. Downloads (`download$`,
    * `saveResults`) do not read this: they take `allowHosts` of their own.
-   * Default none.
+   *
+   * @defaultValue `[]`
    */
   readonly allowHosts?: readonly string[]
   /**
    * Every address allowed to the `audio_url` check of `textToVideo$`,
    * private ones included (for development); only `true` does it, anything
-   * else but a boolean is refused. Downloads take their own. Default false.
+   * else but a boolean is refused. Downloads take their own.
+   *
+   * @defaultValue `false`
    */
   readonly allowPrivateNetwork?: boolean
 }
@@ -106,11 +147,17 @@ export interface ClientOptions {
  * logging a client does not print it.
  */
 export interface Client extends Connection, RetryPolicy {
+  /** The observers given as `ClientOptions.hooks`. */
   readonly hooks?: ClientHooks | undefined
+  /** Path of response creation (see `ClientOptions.responsesPath`). */
   readonly responsesPath: string
+  /** Polling of background responses, every field filled in. */
   readonly responsePoll: Required<PollDelayOptions>
+  /** Reconnections of a dropped background stream in a row without a new event. */
   readonly resumeAttempts: number
+  /** Task polling set for this client, over each kind's defaults. */
   readonly taskPoll: PollDelayOptions
+  /** Deadline of following a task, in ms. */
   readonly taskDeadlineMs: number
   /** Hosts the `audio_url` check of `textToVideo$` may read at private addresses (see `ClientOptions.allowHosts`). */
   readonly allowHosts?: readonly string[]
@@ -161,6 +208,10 @@ export function createClient(options: ClientOptions): Client {
   const taskDeadlineMs = positive('taskDeadlineMs', DEFAULTS.taskDeadlineMs)
   if (options?.maxConnections !== undefined) positive('maxConnections', 1, 1_000_000)
   const maxConcurrency = options?.maxConcurrency === undefined ? Number.POSITIVE_INFINITY : positive('maxConcurrency', 1, 1_000_000)
+  const maxRequestsPerSecond = options?.maxRequestsPerSecond
+  if (maxRequestsPerSecond !== undefined && !(typeof maxRequestsPerSecond === 'number' && maxRequestsPerSecond >= 0.001 && maxRequestsPerSecond <= 1_000_000)) {
+    issues.push({ path: 'maxRequestsPerSecond', message: `must be a number from 0.001 to 1000000 (got ${String(maxRequestsPerSecond)})` })
+  }
   checkRest(issues, options)
   if (issues.length > 0) throw new InvalidRequestError(issues, 'client options')
 
@@ -173,14 +224,15 @@ export function createClient(options: ClientOptions): Client {
   const scheduler = options.scheduler ?? asyncScheduler
   const adaptive = options.adaptToRateLimits !== false
   const budget =
-    adaptive || maxConcurrency !== Number.POSITIVE_INFINITY
-      ? new Budget({ maxConcurrency, adaptive, maxPauseMs: (retry || DEFAULTS.retry).maxRetryAfterMs, scheduler })
+    adaptive || maxConcurrency !== Number.POSITIVE_INFINITY || maxRequestsPerSecond !== undefined
+      ? new Budget({ maxConcurrency, adaptive, maxPauseMs: (retry || DEFAULTS.retry).maxRetryAfterMs, scheduler, ...(maxRequestsPerSecond === undefined ? {} : { maxRequestsPerSecond }) })
       : undefined
   const { hooks } = options
   const gate = hooks && (hooks.onRequest || hooks.onResponse) ? observedGate(hooks, key || undefined, budget) : budget
   const client = {
     baseUrl: baseUrl.replace(/\/+$/, ''),
     transport: options.transport ?? (options.fetch ? fetchTransport(options.fetch) : defaultTransport({ maxConnections: options.maxConnections })),
+    ...(options.exchange ? { exchange: options.exchange } : {}),
     timeoutMs,
     maxBodyBytes,
     maxEventBytes,
@@ -209,6 +261,7 @@ const OPTION_TYPES: Readonly<Record<keyof ClientOptions, 'string' | 'number' | '
   dangerouslyAllowBrowser: 'boolean',
   fetch: 'function',
   transport: 'function',
+  exchange: 'function',
   maxConnections: 'number',
   timeoutMs: 'number',
   maxBodyBytes: 'number',
@@ -223,6 +276,7 @@ const OPTION_TYPES: Readonly<Record<keyof ClientOptions, 'string' | 'number' | '
   taskDeadlineMs: 'number',
   maxConcurrency: 'number',
   adaptToRateLimits: 'boolean',
+  maxRequestsPerSecond: 'number',
   hooks: 'object',
   scheduler: 'object',
   allowHosts: 'object',

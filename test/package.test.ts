@@ -52,6 +52,19 @@ describe('the built package', () => {
     expect(node(['-e', "console.log(typeof require('rxgate/sim').startSimulator)"])).toBe('function')
   })
 
+  it('exports the test gateway at rxgate/testing from both', () => {
+    expect(node(['--input-type=module', '-e', "import { createTestGateway } from 'rxgate/testing'; console.log(typeof createTestGateway)"])).toBe('function')
+    expect(node(['-e', "console.log(typeof require('rxgate/testing').createTestGateway)"])).toBe('function')
+  })
+
+  it('keeps rxgate/testing (and the simulator it is built on) out of an app that does not import it, in the browser and in Node', async () => {
+    const everything = "import * as rxgate from 'rxgate'; console.log(rxgate)"
+    for (const platform of ['browser', 'node'] as const) {
+      const files = await modulesOf(everything, platform)
+      expect(files.filter((f) => /dist\/(browser\/)?(testing|sim)[./]/.test(f)), platform).toEqual([])
+    }
+  })
+
   it('ships the stream event types that narrow: the narrowing checks compile against the published .d.ts, in strict mode', async () => {
     // test/types/narrowing.ts, with its imports from src/ turned into one import from 'rxgate'.
     const source = readFileSync(new URL('./types/narrowing.ts', import.meta.url), 'utf8')

@@ -1,4 +1,4 @@
-import { HttpError } from '../errors/HttpError.js'
+import { HttpError, requestIdOf } from '../errors/HttpError.js'
 import { isInvalidRequestError } from '../errors/InvalidRequestError.js'
 import { ResultExpiredError } from '../errors/ResultExpiredError.js'
 import type { AbortSignalLike } from '../transport/abort.js'
@@ -73,7 +73,7 @@ export async function openPart(transport: Transport, url: string, path: string, 
   const body = await readText(res, spec, MAX_STORAGE_BODY_BYTES, 'cut').catch(() => '')
   if (res.status === 206 || res.status === 416) return undefined
   if (res.status === 410 || saysExpired(res.status, body)) throw new ResultExpiredError(path, undefined, true, res.status)
-  throw new HttpError({ method: 'GET', path, status: res.status, body: maskSignatures(body, url), retryAfterMs: parseRetryAfter(header('retry-after')) })
+  throw new HttpError({ method: 'GET', path, status: res.status, body: maskSignatures(body, url), retryAfterMs: parseRetryAfter(header('retry-after')), requestId: requestIdOf(header) })
 }
 
 /** A weak ETag (`W/"…"`) may not be used in `If-Range`. */

@@ -19,7 +19,9 @@ import { GatewayError, isNamed } from './GatewayError.js'
  * ```
  */
 export class BufferOverflowError extends GatewayError {
+  /** Always `'BufferOverflowError'`; test it with {@link isBufferOverflowError}. */
   override name = 'BufferOverflowError' as const
+  /** How many values (or characters, see `unit`) were waiting when more arrived. */
   readonly highWaterMark: number
   /** What `highWaterMark` counts: values, or characters of text (`toTextReadable`). */
   readonly unit: 'values' | 'characters'

@@ -8,9 +8,13 @@ import { GatewayError, isNamed } from './GatewayError.js'
  * even when it creates something.
  */
 export class ConnectionError extends GatewayError {
+  /** Always `'ConnectionError'`; test it with {@link isConnectionError}. */
   override name = 'ConnectionError' as const
+  /** The request's method. */
   readonly method: string
+  /** The request's path (no host, no key). */
   readonly path: string
+  /** False only when the request certainly never reached the server, so sending it again cannot do anything twice. */
   readonly sent: boolean
 
   constructor(method: string, path: string, detail: string, sent: boolean, cause?: unknown) {

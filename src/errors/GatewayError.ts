@@ -27,6 +27,10 @@ const BRAND = Symbol.for('rxgate.GatewayError')
  * ```
  */
 export class GatewayError extends Error {
+  /**
+   * The class's name, e.g. `'HttpError'`; each subclass's guard (`isHttpError`, …) tests it, which
+   * works across bundles where `instanceof` does not.
+   */
   override name: string = 'GatewayError'
   /** The media task this error concerns, when one is known. */
   declare taskId?: string

@@ -48,26 +48,43 @@ function permanent429(code: string | number | undefined, type: string | undefine
  * ```
  */
 export class HttpError extends GatewayError {
+  /** Always `'HttpError'`; test it with {@link isHttpError}. */
   override name = 'HttpError' as const
+  /** The HTTP status the gateway answered with. */
   readonly status: number
+  /** What the status means for the caller (see {@link HttpErrorKind}). */
   readonly kind: HttpErrorKind
+  /** The error's `code` when the body gave one, e.g. `rate_limit_exceeded`. */
   readonly code: string | number | undefined
   /** The error's `type` when the body gave one (OpenAI's `invalid_request_error`, `insufficient_quota`, …). */
   readonly type: string | undefined
+  /** The gateway's own message from the body, when it gave one. */
   readonly gatewayMessage: string | undefined
+  /** The `Retry-After` header in milliseconds, when one was sent. */
   readonly retryAfterMs: number | undefined
+  /**
+   * Sending the same request again cannot succeed: any status but 408, 429 and 5xx, or a 429 for
+   * quota, spend cap or billing.
+   */
   readonly permanent: boolean
+  /** The request's method. */
   readonly method: string
+  /** The request's path (no host, no key). */
   readonly path: string
+  /**
+   * The gateway's id of the request (`x-request-id`, or another request-id
+   * header it sent), what its support asks for; also in the message.
+   */
+  readonly requestId: string | undefined
 
-  constructor(init: { method: string; path: string; status: number; body: string; retryAfterMs?: number | undefined }) {
+  constructor(init: { method: string; path: string; status: number; body: string; retryAfterMs?: number | undefined; requestId?: string | undefined }) {
     const { code, type, message } = parseErrorBody(init.body)
     const kind = httpErrorKind(init.status)
     const quota = init.status === 429 && permanent429(code, type, message)
     const permanent = quota || !(init.status === 408 || init.status === 429 || init.status >= 500)
     const advice = quota ? 'The account is out of quota or credit; retrying will not help' : ADVICE[kind]
     const wait = init.retryAfterMs === undefined || permanent ? '' : ` Retry after ${Math.ceil(init.retryAfterMs / 1000)} s.`
-    super(`${answered(init.method, init.path, init.status, message)}. ${advice}.${wait}`)
+    super(`${answered(init.method, init.path, init.status, message, init.requestId)}. ${advice}.${wait}`)
     this.status = init.status
     this.kind = kind
     this.code = code
@@ -77,6 +94,7 @@ export class HttpError extends GatewayError {
     this.permanent = permanent
     this.method = init.method
     this.path = init.path
+    this.requestId = init.requestId
   }
 }
 
@@ -89,8 +107,29 @@ export class HttpError extends GatewayError {
  * // 'POST /vendors/vendor-a/v1/responses answered 500: Upstream failed'
  * ```
  */
-export function answered(method: string, path: string, status: number, gatewayMessage: string | undefined): string {
-  return `${method} ${path} answered ${status}${gatewayMessage ? `: ${gatewayMessage.replace(/[.\s]+$/, '')}` : ''}`
+export function answered(method: string, path: string, status: number, gatewayMessage: string | undefined, requestId?: string): string {
+  const id = requestId ? ` (request ${requestId})` : ''
+  return `${method} ${path} answered ${status}${id}${gatewayMessage ? `: ${gatewayMessage.replace(/[.\s]+$/, '')}` : ''}`
+}
+
+/** Headers gateways name their request id in, the most common first. */
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-amzn-requestid', 'x-amz-request-id', 'x-acs-request-id', 'x-ms-request-id', 'x-goog-request-id']
+
+/**
+ * The gateway's id of a request, from the first request-id header its reply
+ * has; at most 128 printable characters (anything else is not an id).
+ *
+ * @example
+ * ```ts
+ * requestIdOf((name) => (name === 'x-request-id' ? 'req_8f2a' : undefined)) // 'req_8f2a'
+ * ```
+ */
+export function requestIdOf(header: (name: string) => string | undefined): string | undefined {
+  for (const name of REQUEST_ID_HEADERS) {
+    const value = header(name)?.trim()
+    if (value && value.length <= 128 && /^[\x21-\x7e]+$/.test(value)) return value
+  }
+  return undefined
 }
 
 /**
@@ -108,7 +147,7 @@ export function creationHttpError(error: HttpError, key: CreationKey, thing: str
   const copy = Object.create(Object.getPrototypeOf(error), Object.getOwnPropertyDescriptors(error)) as HttpError
   const safe = key.chosen || key.honoured
   const wait = error.retryAfterMs === undefined || !safe ? '' : ` Retry after ${Math.ceil(error.retryAfterMs / 1000)} s.`
-  const message = `${answered(error.method, error.path, error.status, error.gatewayMessage)}. The gateway failed, but the ${thing} may have been created anyway. ${resendAdvice(key, thing)}${wait}`
+  const message = `${answered(error.method, error.path, error.status, error.gatewayMessage, error.requestId)}. The gateway failed, but the ${thing} may have been created anyway. ${resendAdvice(key, thing)}${wait}`
   copy.message = message
   if (typeof error.stack === 'string') copy.stack = error.stack.replace(error.message, () => message)
   return copy

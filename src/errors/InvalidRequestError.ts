@@ -14,7 +14,9 @@ export type { RequestIssue }
  * ```
  */
 export class InvalidRequestError extends GatewayError {
+  /** Always `'InvalidRequestError'`; test it with {@link isInvalidRequestError}. */
   override name = 'InvalidRequestError' as const
+  /** Each broken rule of the input, by path. */
   readonly issues: readonly RequestIssue[]
 
   constructor(issues: readonly RequestIssue[], what = 'request') {

@@ -9,10 +9,15 @@ export type SizeLimit = 'maxEventBytes' | 'maxBodyBytes'
  * aborted as soon as the limit was passed, so memory stays bounded.
  */
 export class PayloadTooLargeError extends GatewayError {
+  /** Always `'PayloadTooLargeError'`; test it with {@link isPayloadTooLargeError}. */
   override name = 'PayloadTooLargeError' as const
+  /** The client option whose limit was passed. */
   readonly limit: SizeLimit
+  /** That limit, in bytes. */
   readonly limitBytes: number
+  /** The request's method. */
   readonly method: string
+  /** The request's path (no host, no key). */
   readonly path: string
 
   constructor(method: string, path: string, limit: SizeLimit, limitBytes: number) {

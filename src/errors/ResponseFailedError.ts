@@ -7,9 +7,13 @@ import { GatewayError, isNamed } from './GatewayError.js'
  * Response when there was one.
  */
 export class ResponseFailedError<R = unknown> extends GatewayError {
+  /** Always `'ResponseFailedError'`; test it with {@link isResponseFailedError}. */
   override name = 'ResponseFailedError' as const
+  /** The failed response's id, when the gateway named it. */
   readonly responseId: string | undefined
+  /** The gateway's error code, when it gave one. */
   readonly code: string | number | undefined
+  /** The failed Response itself, when there was one. */
   readonly response: R | undefined
 
   constructor(

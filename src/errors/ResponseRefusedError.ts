@@ -18,8 +18,11 @@ import { GatewayError, isNamed } from './GatewayError.js'
  * ```
  */
 export class ResponseRefusedError extends GatewayError {
+  /** Always `'ResponseRefusedError'`; test it with {@link isResponseRefusedError}. */
   override name = 'ResponseRefusedError' as const
+  /** The model's own explanation of the refusal. */
   readonly refusal: string
+  /** The refused response's id, when the stream or Response named it. */
   readonly responseId: string | undefined
 
   constructor(refusal: string, responseId?: string) {

@@ -18,6 +18,7 @@ import { GatewayError, isNamed } from './GatewayError.js'
  * ```
  */
 export class ResultExpiredError extends GatewayError {
+  /** Always `'ResultExpiredError'`; test it with {@link isResultExpiredError}. */
   override name = 'ResultExpiredError' as const
   /** The URL's path (its signed query stays out of errors and logs). */
   readonly path: string

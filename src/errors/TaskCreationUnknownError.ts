@@ -22,15 +22,17 @@ import { resendAdvice } from './resendAdvice.js'
  * `idempotencyKey` makes it so.
  */
 export class TaskCreationUnknownError extends GatewayError {
+  /** Always `'TaskCreationUnknownError'`; test it with {@link isTaskCreationUnknownError}. */
   override name = 'TaskCreationUnknownError' as const
   declare endpoint: TaskEndpoint
+  /** The `Idempotency-Key` the creation was sent with: send it again with this key only where the gateway honours keys. */
   readonly idempotencyKey: string
 
   constructor(init: { endpoint: TaskEndpoint; idempotencyKey: string; taskId?: string | undefined; cause: unknown; chosen?: boolean; honoured?: boolean }) {
     const { cause } = init
     // An HttpError's own advice ("try again later") is not for paid work: only what was answered is kept.
     const what = isHttpError(cause)
-      ? answered(cause.method, cause.path, cause.status, cause.gatewayMessage)
+      ? answered(cause.method, cause.path, cause.status, cause.gatewayMessage, cause.requestId)
       : cause instanceof Error
         ? cause.message.replace(/\.$/, '')
         : String(cause)

@@ -7,10 +7,14 @@ import { GatewayError, isNamed } from './GatewayError.js'
  * refused or invalid prompt, 400 "Invalid Request" for rejected input).
  */
 export class TaskFailedError extends GatewayError {
+  /** Always `'TaskFailedError'`; test it with {@link isTaskFailedError}. */
   override name = 'TaskFailedError' as const
   declare taskId: string
+  /** The gateway's error code, e.g. 3001 (task execution error) or 400 (invalid request). */
   readonly code: number
+  /** The gateway's title of the error, e.g. `Task Execution Error`. */
   readonly title: string
+  /** The gateway's explanation of the failure. */
   readonly detail: string
 
   constructor(taskId: string, error: { code: number; title: string; detail: string }, endpoint?: TaskEndpoint) {

@@ -8,10 +8,13 @@ import { GatewayError, isNamed } from './GatewayError.js'
  * last read's failure when the deadline came while reads were failing.
  */
 export class TaskTimeoutError extends GatewayError {
+  /** Always `'TaskTimeoutError'`; test it with {@link isTaskTimeoutError}. */
   override name = 'TaskTimeoutError' as const
   declare taskId: string
   declare endpoint: TaskEndpoint
+  /** The deadline that passed, in milliseconds (`taskDeadlineMs` or the call's own). */
   readonly deadlineMs: number
+  /** The task's last status read before the deadline, if any was read. */
   readonly lastStatus: string | undefined
 
   constructor(taskId: string, endpoint: TaskEndpoint, deadlineMs: number, lastStatus: string | undefined, cause?: unknown) {

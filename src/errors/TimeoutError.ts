@@ -7,10 +7,15 @@ import { GatewayError, isNamed } from './GatewayError.js'
  * call's overall `deadlineMs` passed).
  */
 export class TimeoutError extends GatewayError {
+  /** Always `'TimeoutError'`; test it with {@link isTimeoutError}. */
   override name = 'TimeoutError' as const
+  /** The request's method. */
   readonly method: string
+  /** The request's path (no host, no key). */
   readonly path: string
+  /** The limit that passed, in milliseconds: `timeoutMs` for `silence`, `deadlineMs` for `deadline`. */
   readonly timeoutMs: number
+  /** Which limit passed: no complete reply or event within `timeoutMs`, or the call's overall `deadlineMs`. */
   readonly reason: 'silence' | 'deadline'
 
   constructor(method: string, path: string, timeoutMs: number, reason: 'silence' | 'deadline' = 'silence') {

@@ -27,9 +27,13 @@ export type ToolCallFailure = 'unknown-tool' | 'invalid-arguments' | 'handler-fa
  * ```
  */
 export class ToolCallError extends GatewayError {
+  /** Always `'ToolCallError'`; test it with {@link isToolCallError}. */
   override name = 'ToolCallError' as const
+  /** Why the call could not be answered. */
   readonly reason: ToolCallFailure
+  /** The tool the model called. */
   readonly toolName: string
+  /** The call's `call_id`. */
   readonly callId: string
 
   constructor(reason: ToolCallFailure, call: { readonly name: string; readonly callId: string }, cause?: unknown) {

@@ -16,9 +16,13 @@ import { GatewayError, isNamed } from './GatewayError.js'
  * ```
  */
 export class ToolRoundsExceededError extends GatewayError {
+  /** Always `'ToolRoundsExceededError'`; test it with {@link isToolRoundsExceededError}. */
   override name = 'ToolRoundsExceededError' as const
+  /** The loop's `maxRounds`, which was reached. */
   readonly maxRounds: number
+  /** The last response, which still asked for tools: continue it with `previous_response_id`. */
   readonly responseId: string | undefined
+  /** The names of the calls left unanswered. */
   readonly pendingCalls: readonly string[]
 
   constructor(maxRounds: number, responseId: string | undefined, pendingCalls: readonly string[]) {

@@ -8,8 +8,11 @@ import { listIssues } from './issues.js'
  * parsed JSON, or the raw text when it was not JSON).
  */
 export class ValidationError extends GatewayError {
+  /** Always `'ValidationError'`; test it with {@link isValidationError}. */
   override name = 'ValidationError' as const
+  /** Each broken rule of the payload, by path. */
   readonly issues: readonly RequestIssue[]
+  /** What arrived: the parsed JSON, or the raw text when it was not JSON. */
   readonly payload: unknown
 
   constructor(what: string, issues: readonly RequestIssue[], payload: unknown) {

@@ -1,6 +1,8 @@
 /** One broken rule: the field's dotted path and what the rule demands. */
 export interface RequestIssue {
+  /** Where in the input, its keys joined with dots (`tools.0.name`); `''` for the input itself. */
   readonly path: string
+  /** What is wrong there, e.g. `must be an integer from 1 to 100 (got 0)`. */
   readonly message: string
 }
 

@@ -17,6 +17,8 @@ export interface BudgetOptions {
   readonly adaptive: boolean
   /** Longest pause a `Retry-After` may impose on the whole client. */
   readonly maxPauseMs: number
+  /** Most requests sent per second, evenly spaced (`1000 / n` ms apart, no burst above it). Default: no limit. */
+  readonly maxRequestsPerSecond?: number
   readonly scheduler: SchedulerLike
 }
 
@@ -30,12 +32,16 @@ interface Waiter {
  * beyond `maxConcurrency` (or beyond what a rate limit left) wait in one
  * queue in order of arrival, so thousands of task polls share it fairly;
  * a request unsubscribed while it waits leaves the queue and is never sent.
- * One timer at most, while a pause lasts and someone waits.
+ * With `maxRequestsPerSecond`, requests also go at most that often, evenly
+ * spaced, retries and polls included, so a gateway's rate limit is not met
+ * at all. One timer at most, while a pause or a spacing lasts and someone
+ * waits.
  */
 export class Budget implements Gate {
   private inFlight = 0
   private allowance: number
   private pausedUntil = 0
+  private nextSendAt = 0 // the earliest time the next request may go, under maxRequestsPerSecond
   private limited = 0 // 429s in a row, for the backoff when no Retry-After is given
   private readonly queue: Waiter[] = []
   private timer: Subscription | undefined
@@ -60,11 +66,15 @@ export class Budget implements Gate {
   }
 
   private room(): boolean {
-    return this.inFlight < Math.floor(this.allowance) && this.options.scheduler.now() >= this.pausedUntil
+    const now = this.options.scheduler.now()
+    return this.inFlight < Math.floor(this.allowance) && now >= this.pausedUntil && now >= this.nextSendAt
   }
 
   private admit(): Pass {
     this.inFlight++
+    const rate = this.options.maxRequestsPerSecond
+    // Spaced from the later of now and the last slot: a quiet spell saves no burst for later.
+    if (rate !== undefined) this.nextSendAt = Math.max(this.nextSendAt, this.options.scheduler.now()) + 1000 / rate
     let done = false
     return {
       answered: () => {},
@@ -103,7 +113,7 @@ export class Budget implements Gate {
       waiter.leave()
       waiter.resolve(this.admit())
     }
-    const wait = this.pausedUntil - this.options.scheduler.now()
+    const wait = Math.max(this.pausedUntil, this.nextSendAt) - this.options.scheduler.now()
     if (this.queue.length > 0 && wait > 0 && !this.timer) {
       this.timer = this.options.scheduler.schedule(() => {
         this.timer = undefined

@@ -4,7 +4,8 @@ import { PayloadTooLargeError } from '../errors/PayloadTooLargeError.js'
 import { TimeoutError } from '../errors/TimeoutError.js'
 import { ValidationError } from '../errors/ValidationError.js'
 import { AbortSwitch } from '../transport/abort.js'
-import { ABORTED, connectionError, open, pathOnly, type Opened } from '../transport/exchange.js'
+import { ABORTED, connectionError, open, pathOnly, type Head } from '../transport/exchange.js'
+import { observeExchange } from '../transport/observeExchange.js'
 import type { Connection, RequestSpec } from '../transport/types.js'
 import { sseReader, type SseMessage } from './parseSse.js'
 
@@ -49,7 +50,7 @@ export function sse$<T>(conn: Connection, spec: RequestSpec, { decode, isLast }:
     let chunkAt = lastEventAt
     let idle: Subscription | undefined
 
-    let opened: Opened | undefined
+    let opened: Head | undefined
     const fail = (error: unknown): void => {
       if (state !== 'open') return
       state = 'done'
@@ -117,27 +118,19 @@ export function sse$<T>(conn: Connection, spec: RequestSpec, { decode, isLast }:
       abort.abort()
       opened?.end()
     }
-    const read = async (): Promise<void> => {
-      const res = (opened = await open(conn, spec, 'text/event-stream', abort, admitted))
-      let drained = 0
-      // False once nothing more is wanted of the body.
-      const take = (chunk: Uint8Array): boolean => {
-        if (state === 'open') {
-          chunkAt = scheduler.now()
-          reader.feed(chunk)
-          return true
-        }
-        if (state === 'draining' && (drained += chunk.byteLength) > DRAIN_BYTES) stopDraining()
-        return state !== 'done'
+    let drained = 0
+    // False once nothing more is wanted of the body.
+    const take = (chunk: Uint8Array): boolean => {
+      if (state === 'open') {
+        chunkAt = scheduler.now()
+        reader.feed(chunk)
+        return true
       }
-      try {
-        // Pushed chunk by chunk when the transport can (a stop aborts the request, which ends the read); else pulled.
-        if (res.read) await res.read(take)
-        else for await (const chunk of res.body) if (!take(chunk)) return
-      } catch (err) {
-        throw connectionError(spec, err, true)
-      }
-      // What the end completes ends the stream either way: no timer is left to read the clock.
+      if (state === 'draining' && (drained += chunk.byteLength) > DRAIN_BYTES) stopDraining()
+      return state !== 'done'
+    }
+    // The body ended: what the end completes ends the stream either way, so no timer is left to read the clock.
+    const ended = (): void => {
       if (state === 'open') reader.end()
       if (state === 'open') fail(new ConnectionError(spec.method, path, 'the stream ended before the response finished', true))
       if (state === 'draining') {
@@ -145,9 +138,25 @@ export function sse$<T>(conn: Connection, spec: RequestSpec, { decode, isLast }:
         state = 'done'
         grace?.unsubscribe()
       }
-      res.end()
+      opened!.end()
     }
-    read().catch((err: unknown) => (state === 'open' ? fail(err) : stopDraining()))
+    const broken = (err: unknown): void => (state === 'open' ? fail(err) : stopDraining())
+
+    if (conn.exchange) observeExchange(conn, spec, 'text/event-stream', abort, { open: (head) => (opened = head), chunk: take, end: ended, error: broken }, admitted)
+    else {
+      const read = async (): Promise<void> => {
+        const res = (opened = await open(conn, spec, 'text/event-stream', abort, admitted))
+        try {
+          // Pushed chunk by chunk when the transport can (a stop aborts the request, which ends the read); else pulled.
+          if (res.read) await res.read(take)
+          else for await (const chunk of res.body) if (!take(chunk)) return
+        } catch (err) {
+          throw connectionError(spec, err, true)
+        }
+        ended()
+      }
+      read().catch(broken)
+    }
 
     return () => {
       idle?.unsubscribe()

@@ -1,9 +1,12 @@
 /** What a transport needs of an abort signal: undici takes any such EventTarget-like object. */
 export interface AbortSignalLike {
+  /** Whether it has aborted. */
   readonly aborted: boolean
   /** Why it aborted, when that is not its subscriber leaving (e.g. the exchange timed out). */
   readonly reason?: unknown
+  /** Calls `listener` when it aborts. */
   addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void
+  /** Stops calling `listener`. */
   removeEventListener(type: 'abort', listener: () => void): void
 }
 

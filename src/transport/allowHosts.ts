@@ -6,9 +6,11 @@ export interface PublicNetworkOptions {
    * Hosts reachable even at private addresses: a hostname (`files.internal`,
    * any port), a `host:port` (`127.0.0.1:8080`, `[::1]:8080`), or an origin
    * (`http://127.0.0.1:8080`: that scheme, host and port only).
+   *
+   * @defaultValue `[]`
    */
   readonly allowHosts?: readonly string[]
-  /** Every address allowed, private ones included (for development). Default false. */
+  /** Every address allowed, private ones included (for development). @defaultValue `false` */
   readonly allowPrivateNetwork?: boolean
 }
 

@@ -1,19 +1,23 @@
 import { errorCode } from '../errors/causes.js'
 import { ConnectionError } from '../errors/ConnectionError.js'
-import { HttpError } from '../errors/HttpError.js'
+import { HttpError, requestIdOf } from '../errors/HttpError.js'
 import { PayloadTooLargeError } from '../errors/PayloadTooLargeError.js'
 import { scrubText } from '../errors/redact.js'
 import type { AbortSignalLike } from './abort.js'
+import { bodyText } from './bodyText.js'
 import { parseRetryAfter } from './retryAfter.js'
-import type { Connection, Pass, RequestSpec, TransportResponse } from './types.js'
+import type { Connection, Pass, RequestSpec, TransportRequest, TransportResponse } from './types.js'
 
 /** An error body is read only this far: enough for any message, never a memory risk. */
-const MAX_ERROR_BODY_BYTES = 64 * 1024
+export const MAX_ERROR_BODY_BYTES = 64 * 1024
 
-/** A 2xx reply whose body is still to be read, and the end of its exchange: call `end` once, when the body is read or given up. */
-export interface Opened extends TransportResponse {
+/** The head of a 2xx reply whose body is still to be read, and the end of its exchange: call `end` once, when the body is read or given up. */
+export interface Head extends Pick<TransportResponse, 'status' | 'header'> {
   end(error?: unknown): void
 }
+
+/** A 2xx reply of the Promise path: its head, and its body to read. */
+export interface Opened extends TransportResponse, Head {}
 
 /** What an exchange that its subscriber left is told it ended with. */
 export const ABORTED = 'aborted'
@@ -28,16 +32,14 @@ const FREE: Pass = { answered: () => {}, done: () => {} }
  * way the gate is told how the exchange went.
  */
 export async function open(conn: Connection, spec: RequestSpec, accept: string, signal: AbortSignalLike, admitted?: () => void): Promise<Opened> {
-  const entry = conn.gate ? conn.gate.enter(spec, signal) : FREE
+  const entry = enter(conn, spec, signal)
   // A pass given at once is taken without a turn of the event loop.
   const pass = 'then' in entry ? await entry : entry
   // From here the request is on its way: its own time (`timeoutMs`) starts now, not while it queued.
   admitted?.()
-  const headers: Record<string, string> = { ...conn.headers, ...spec.headers, accept }
-  if (spec.body !== undefined) headers['content-type'] = 'application/json'
   let res: TransportResponse
   try {
-    res = await conn.transport({ method: spec.method, url: conn.baseUrl + spec.path, headers, body: spec.body, signal, stream: accept === 'text/event-stream' })
+    res = await conn.transport(requestOf(conn, spec, accept, signal))
   } catch (err) {
     const error = connectionError(spec, err, false)
     // An abort is the subscriber leaving (or the exchange's own timeout), not the network failing.
@@ -47,21 +49,43 @@ export async function open(conn: Connection, spec: RequestSpec, accept: string, 
   pass.answered(res.status)
   if (res.status >= 200 && res.status <= 299) {
     const opened = res as Opened
-    opened.end = pass === FREE ? FREE.done : once(pass)
+    opened.end = endOf(pass)
     return opened
   }
-  const wait = retryAfterMs(res)
   const body = await readText(res, spec, MAX_ERROR_BODY_BYTES, 'cut').catch(() => '')
-  const error = new HttpError({
+  const error = httpError(conn, spec, res, body)
+  pass.done(error)
+  throw error
+}
+
+/** Asks the connection's gate (the client's budget and hooks) to let a request go: its pass at once, or a promise of it when it must wait. */
+export function enter(conn: Connection, spec: RequestSpec, signal: AbortSignalLike): Pass | Promise<Pass> {
+  return conn.gate ? conn.gate.enter(spec, signal) : FREE
+}
+
+/** The request as the transport (or exchange) gets it: the absolute URL and the final headers. */
+export function requestOf(conn: Connection, spec: RequestSpec, accept: string, signal: AbortSignalLike): TransportRequest {
+  const headers: Record<string, string> = { ...conn.headers, ...spec.headers, accept }
+  if (spec.body !== undefined) headers['content-type'] = 'application/json'
+  return { method: spec.method, url: conn.baseUrl + spec.path, headers, body: spec.body, signal, stream: accept === 'text/event-stream' }
+}
+
+/** The end of an admitted exchange, for its 2xx reply's `end`: acts once. */
+export function endOf(pass: Pass): (error?: unknown) => void {
+  return pass === FREE ? FREE.done : once(pass)
+}
+
+/** The {@link HttpError} of a non-2xx reply, from its head and (the first 64 KB of) its body, masked of the key. */
+export function httpError(conn: Connection, spec: RequestSpec, res: Pick<TransportResponse, 'status' | 'header'>, body: string): HttpError {
+  return new HttpError({
     method: spec.method,
     path: pathOnly(spec.path),
     status: res.status,
     // Masked before anything can cut it: a cut key would leave a fragment.
     body: conn.secret ? scrubText(body, conn.secret) : body,
-    retryAfterMs: wait,
+    retryAfterMs: retryAfterMs(res),
+    requestId: requestIdOf((name) => res.header(name)),
   })
-  pass.done(error)
-  throw error
 }
 
 /**
@@ -81,25 +105,21 @@ export async function readText(res: TransportResponse, spec: RequestSpec, limit:
       if (!whole && over === 'fail') throw tooLarge(spec, limit)
       return text
     }
-    const decoder = new TextDecoder()
-    let text = ''
-    let bytes = 0
+    const text = bodyText(limit)
     for await (const chunk of res.body) {
-      bytes += chunk.byteLength
-      if (bytes > limit) {
-        if (over === 'fail') throw tooLarge(spec, limit)
-        return text + decoder.decode(chunk.subarray(0, chunk.byteLength - (bytes - limit)))
-      }
-      text += decoder.decode(chunk, { stream: true })
+      if (text.add(chunk)) continue
+      if (over === 'fail') throw tooLarge(spec, limit)
+      return text.end()
     }
-    return text + decoder.decode()
+    return text.end()
   } catch (err) {
     if (err instanceof PayloadTooLargeError) throw err
     throw connectionError(spec, err, true)
   }
 }
 
-function tooLarge(spec: RequestSpec, limit: number): PayloadTooLargeError {
+/** The error of a JSON body over `maxBodyBytes`. */
+export function tooLarge(spec: RequestSpec, limit: number): PayloadTooLargeError {
   return new PayloadTooLargeError(spec.method, pathOnly(spec.path), 'maxBodyBytes', limit)
 }
 
@@ -114,7 +134,7 @@ function once(pass: Pass): (error?: unknown) => void {
 }
 
 /** `retry-after-ms` (sent by some OpenAI-compatible servers) when valid, else `Retry-After`. */
-function retryAfterMs(res: TransportResponse): number | undefined {
+function retryAfterMs(res: Pick<TransportResponse, 'header'>): number | undefined {
   const ms = Number(res.header('retry-after-ms') ?? Number.NaN)
   return Number.isFinite(ms) && ms >= 0 ? ms : parseRetryAfter(res.header('retry-after'))
 }

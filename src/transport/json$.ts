@@ -2,7 +2,9 @@ import { Observable, type Subscription } from 'rxjs'
 import { TimeoutError } from '../errors/TimeoutError.js'
 import { ValidationError } from '../errors/ValidationError.js'
 import { AbortSwitch } from './abort.js'
-import { ABORTED, open, pathOnly, readText, type Opened } from './exchange.js'
+import { ABORTED, open, pathOnly, readText, tooLarge, type Head } from './exchange.js'
+import { bodyText, type BodyText } from './bodyText.js'
+import { observeExchange } from './observeExchange.js'
 import type { Connection, RequestSpec } from './types.js'
 
 /**
@@ -20,7 +22,7 @@ export function json$<T = unknown>(conn: Connection, spec: RequestSpec, decode: 
   return new Observable<T>((subscriber) => {
     const abort = new AbortSwitch()
     let finished = false
-    let opened: Opened | undefined
+    let opened: Head | undefined
     const timeOut = (): void => {
       finished = true
       const error = new TimeoutError(spec.method, pathOnly(spec.path), conn.timeoutMs)
@@ -34,26 +36,33 @@ export function json$<T = unknown>(conn: Connection, spec: RequestSpec, decode: 
       if (!finished) timer = conn.scheduler.schedule(timeOut, conn.timeoutMs)
     }
 
-    open(conn, spec, 'application/json', abort, admitted)
-      .then(async (res) => {
-        opened = res
-        const text = await readText(res, spec, conn.maxBodyBytes)
-        res.end()
-        if (finished) return
-        const value = decode(parseJson(text, spec, res.header('content-type')))
-        finished = true
-        timer?.unsubscribe()
-        subscriber.next(value)
-        subscriber.complete()
-      })
-      .catch((err: unknown) => {
-        opened?.end(err)
-        if (finished) return
-        finished = true
-        timer?.unsubscribe()
-        abort.abort() // frees a connection whose body was not read to its end
-        subscriber.error(err)
-      })
+    const answered = (text: string): void => {
+      opened!.end()
+      if (finished) return
+      const value = decode(parseJson(text, spec, opened!.header('content-type')))
+      finished = true
+      timer?.unsubscribe()
+      subscriber.next(value)
+      subscriber.complete()
+    }
+    const failed = (err: unknown): void => {
+      opened?.end(err)
+      if (finished) return
+      finished = true
+      timer?.unsubscribe()
+      abort.abort() // frees a connection whose body was not read to its end
+      subscriber.error(err)
+    }
+
+    if (conn.exchange) observeJson(conn, spec, abort, { opened: (head) => (opened = head), answered, failed }, admitted)
+    else {
+      open(conn, spec, 'application/json', abort, admitted)
+        .then(async (res) => {
+          opened = res
+          answered(await readText(res, spec, conn.maxBodyBytes))
+        })
+        .catch(failed)
+    }
     // Only an unfinished exchange is aborted: aborting costs an error object
     // and wakes the transport's listeners for nothing.
     return () => {
@@ -76,4 +85,45 @@ function parseJson(text: string, spec: RequestSpec, type: string | undefined): u
   } catch {
     throw new ValidationError(what(), [{ path: '', message: 'is not JSON' }], text)
   }
+}
+
+/**
+ * The body of a JSON reply through the connection's `exchange`, read as
+ * `readText` reads one of unknown length: at most `maxBodyBytes`, past
+ * which (or past a `content-length` over it) it fails with `PayloadTooLargeError`.
+ */
+function observeJson(
+  conn: Connection,
+  spec: RequestSpec,
+  abort: AbortSwitch,
+  on: { opened(head: Head): void; answered(text: string): void; failed(error: unknown): void },
+  admitted: () => void,
+): void {
+  const limit = conn.maxBodyBytes
+  let body: BodyText | undefined
+  observeExchange(
+    conn,
+    spec,
+    'application/json',
+    abort,
+    {
+      open: (head) => {
+        on.opened(head)
+        if (Number(head.header('content-length') ?? Number.NaN) > limit) on.failed(tooLarge(spec, limit))
+        else body = bodyText(limit)
+      },
+      chunk: (bytes) => {
+        if (body && !body.add(bytes)) on.failed(tooLarge(spec, limit))
+      },
+      end: () => {
+        try {
+          on.answered(body!.end())
+        } catch (err) {
+          on.failed(err)
+        }
+      },
+      error: on.failed,
+    },
+    admitted,
+  )
 }

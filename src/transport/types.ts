@@ -1,11 +1,15 @@
-import type { SchedulerLike } from 'rxjs'
+import type { Observable, SchedulerLike } from 'rxjs'
 import type { AbortSignalLike } from './abort.js'
 
 /** One HTTP request as the transport sees it: the URL is absolute, headers are final. */
 export interface TransportRequest {
+  /** The HTTP method. */
   readonly method: 'GET' | 'POST'
+  /** The absolute URL. */
   readonly url: string
+  /** Every header to send, names in lower case (`authorization` among them when the client has a key). */
   readonly headers: Record<string, string>
+  /** The JSON body, already serialised, for a POST. */
   readonly body?: string | undefined
   /** Aborts the request at any stage, the body included. */
   readonly signal: AbortSignalLike
@@ -15,7 +19,9 @@ export interface TransportRequest {
 
 /** The reply: the status and headers at once, the body as it arrives. */
 export interface TransportResponse {
+  /** The HTTP status. */
   readonly status: number
+  /** A header's value by name (any case), or undefined when it was not sent. */
   header(name: string): string | undefined
   /** The body's bytes as they arrive; read it once, either this way or with `text()`. */
   readonly body: AsyncIterable<Uint8Array>
@@ -27,7 +33,12 @@ export interface TransportResponse {
    * the body went on past the limit: `text` then holds its first `limit`
    * bytes and the rest is dropped. Without it, `body` is iterated.
    */
-  textUpTo?(limit: number): Promise<{ readonly text: string; readonly whole: boolean }>
+  textUpTo?(limit: number): Promise<{
+    /** The body's text, or its first `limit` bytes'. */
+    readonly text: string
+    /** Whether `text` is the whole body. */
+    readonly whole: boolean
+  }>
   /**
    * Optional: hands each chunk of the body to `onChunk` as it arrives, with no
    * promise per chunk; resolves when the body ends, rejects when it fails or
@@ -44,11 +55,44 @@ export interface TransportResponse {
  */
 export type Transport = (request: TransportRequest) => Promise<TransportResponse>
 
+/**
+ * One part of a reply delivered as notifications: the head (status and
+ * headers) first, then the body's chunks.
+ */
+export type ExchangePart =
+  | {
+      /** The reply's status and headers arrived. */
+      readonly type: 'head'
+      /** The HTTP status. */
+      readonly status: number
+      /** The headers, names in lower case. */
+      readonly headers: Readonly<Record<string, string>>
+    }
+  | {
+      /** A piece of the body arrived. */
+      readonly type: 'chunk'
+      /** Its bytes. */
+      readonly bytes: Uint8Array
+    }
+
+/**
+ * Sends one request and delivers its reply as Observable notifications: a
+ * `head`, then `chunk`s, then completion at the body's end. An error is a
+ * network failure (any HTTP status is a `head`); unsubscribing aborts. No
+ * Promise lies between the request and the notifications, so a reply timed
+ * on a virtual scheduler (RxJS `TestScheduler`) arrives in virtual time.
+ * `rxgate/testing` makes one; a {@link Transport} is the Promise-based equivalent.
+ */
+export type Exchange = (request: TransportRequest) => Observable<ExchangePart>
+
 /** What every exchange with one gateway needs, fixed when the client is made. */
 export interface Connection {
   /** The gateway's address without a trailing slash; paths are appended. */
   readonly baseUrl: string
+  /** Sends each request (see `ClientOptions.transport` and `fetch`). */
   readonly transport: Transport
+  /** When set, requests go through it instead of `transport`: replies as notifications, with no Promise on the way. */
+  readonly exchange?: Exchange | undefined
   /** Sent on every request; holds the bearer token. */
   readonly headers: Readonly<Record<string, string>>
   /** The API key, kept only to mask it in errors. */
@@ -61,7 +105,12 @@ export interface Connection {
   readonly maxEventBytes: number
   /** Clock of every timer. */
   readonly scheduler: SchedulerLike
-  /** Admits and observes every exchange (the client's budget and hooks); none: every request goes at once, unobserved. */
+  /**
+   * Admits and observes every exchange (the client's budget and hooks); none: every request goes at once, unobserved.
+   * Plumbing between the client and its calls, set by `createClient`: not part of the documented API.
+   *
+   * @internal
+   */
   readonly gate?: Gate | undefined
 }
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 // `npm test` builds first; these check the tarball users would install.
 const ROOT = new URL('../../', import.meta.url).pathname
-const ENTRIES = ['.', './sim', './server', './angular']
+const ENTRIES = ['.', './sim', './server', './angular', './testing']
 const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as {
   license: string
   exports: Record<string, unknown>
