@@ -7,11 +7,15 @@ export type { TaskKind } from './contract/paths.js'
 
 /** Options of {@link taskEndpoint}. */
 export interface TaskEndpointOptions {
+  /** The vendor's path segment, e.g. `vendor-b`. */
   readonly vendor: string
+  /** The model's path segment, e.g. `t2v-wan26`. */
   readonly model: string
+  /** Whether the model makes videos or images: it sets the polling defaults and where the URLs are read. */
   readonly kind: TaskKind
-  /** Last path segment before the task id. Default `generation`. */
+  /** Last path segment before the task id. @defaultValue `'generation'` */
   readonly action?: string
+  /** Polling for this model's tasks, over the defaults of its kind. */
   readonly poll?: PollTiming
 }
 
@@ -47,6 +51,8 @@ type CatalogKey = 't2vSpark' | 'videoOne' | 'i2vSpark' | 'videoTwo' | 'imageEdit
  * `videoOne`, `i2vSpark`, `videoTwo` (video), `imageEdit`, `i2iPreview`
  * (images). `imageEdit` is read at a path outside the pattern and has no
  * creation path here.
+ *
+ * @inlineType CatalogKey
  */
 export const endpoints = /* @__PURE__ */ Object.fromEntries(
   TASK_MODELS.map((m): [string, TaskEndpoint] => [

@@ -10,6 +10,7 @@ import type { UsageEvent } from './usage.js'
 export interface RequestEvent {
   /** Numbers the client's requests from 1, to pair each request with its response. */
   readonly id: number
+  /** The request's method. */
   readonly method: 'GET' | 'POST'
   /** The path without its query (queries may hold ids; never keys). */
   readonly path: string
@@ -25,6 +26,7 @@ export interface ResponseEvent extends RequestEvent {
   readonly status: number | undefined
   /** From sending to the end of the reply's body (a stream's last event), in milliseconds. */
   readonly durationMs: number
+  /** How it ended: `ok` (a reply, of any status, read to its end), `error` (see `error`), or `aborted` (its subscriber left). */
   readonly outcome: 'ok' | 'error' | 'aborted'
   /** The failure, masked of the key, when `outcome` is `'error'`. */
   readonly error?: GatewayError

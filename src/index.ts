@@ -1,15 +1,33 @@
+/**
+ * Every call to the gateway as an RxJS Observable: a plain-data client
+ * ({@link createClient}) and standalone functions over it (responses, tasks,
+ * tool loops, downloads), the operators that read their events, and the typed
+ * errors they end in. Unsubscribing cancels the request. The same calls
+ * are methods of {@link createGateway}'s facade.
+ *
+ * @example
+ * ```ts
+ * import { createClient, responses$, outputText } from 'rxgate'
+ *
+ * const client = createClient({ baseUrl: process.env.GATEWAY_BASE_URL!, apiKey: process.env.GATEWAY_API_KEY! })
+ * responses$(client, { model: 'gpt-4.1-mini', input: 'Write a haiku', stream: true }).pipe(outputText()).subscribe(console.log)
+ * ```
+ *
+ * @module rxgate
+ */
 // The function-first API: a plain-data client and standalone functions, each
 // importing only what it uses, so a bundler drops what an app does not call.
 export { createClient, type Client, type ClientOptions } from './client.js'
-export { usageOf, type UsageTotals, type UsageEvent } from './usage.js'
+export { usageOf, type UsageTotals, type UsageEvent, type UsageOwner } from './usage.js'
 export type { ClientHooks, RequestEvent, ResponseEvent } from './hooks.js'
-export { responses$, retrieveResponse$, cancelResponse$, type ResponseCallOptions, type ResponseOutput, type RetrieveResponseOptions } from './responses$.js'
+export { responses$, retrieveResponse$, cancelResponse$, type ResponseCallOptions, type ResponseOutput, type RetrieveOutput, type RetrieveResponseOptions } from './responses$.js'
 export { textToVideo$, createTask$, task$, TASK_POLL_DEFAULTS, type TaskOptions, type CreateTaskOptions, type TextToVideoOptions } from './tasks$.js'
 export { endpoints, taskEndpoint, type TaskEndpoint, type TaskEndpointOptions, type TaskKind } from './endpoints.js'
+export type { PollTiming } from './contract/endpoint.js'
 // Bots: tool loops, structured output, refusals.
 export { runTools$, type RunToolsOptions, type ToolLoopEvent } from './runTools$.js'
 export { tool, type ToolDefinition, type ToolOptions } from './tools/tool.js'
-export type { StandardSchemaV1, InferSchemaOutput } from './tools/standardSchema.js'
+export type { StandardSchemaV1, StandardResult, StandardIssue, InferSchemaOutput } from './tools/standardSchema.js'
 export type { ToolHandler, ToolHandlers, ToolContext } from './tools/types.js'
 export { jsonSchemaFormat, type JsonSchemaFormat, type JsonSchemaFormatOptions } from './jsonSchemaFormat.js'
 export { partialOutput, type DeepPartial, type PartialOutput } from './operators/partialOutput.js'
@@ -51,7 +69,7 @@ export { backoff, type BackoffOptions } from './operators/backoff.js'
 export { DEFAULTS, type RetryOptions, type PollDelayOptions } from './policy/defaults.js'
 export { retryDelay, pollDelay } from './policy/delays.js'
 export { parseRetryAfter } from './transport/retryAfter.js'
-export type { Transport, TransportRequest, TransportResponse } from './transport/types.js'
+export type { Transport, TransportRequest, TransportResponse, Exchange, ExchangePart } from './transport/types.js'
 export type { AbortSignalLike } from './transport/abort.js'
 
 export { VIDEO_URL_TTL_MS, CUSTOM_AUDIO } from './contract/limits.js'
@@ -67,4 +85,4 @@ export type { WebSearchCallItem, FileSearchCallItem, CodeInterpreterCallItem, Im
 export type { ContentPart, OutputTextPart, RefusalPart, SummaryTextPart, Annotation, Logprob } from './validation/contentParts.js'
 export type { TextToVideoRequest } from './validation/textToVideoRequest.js'
 export { VIDEO_SIZES } from './validation/textToVideoRequest.js'
-export type { TaskInfo, TaskReply, TaskStatus, TaskError } from './validation/task.js'
+export type { TaskInfo, TaskReply, TaskStatus, TaskError, TaskCreated } from './validation/task.js'

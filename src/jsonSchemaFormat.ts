@@ -7,19 +7,26 @@ export interface JsonSchemaFormatOptions {
   /** What the output is for; the model reads it. */
   readonly description?: string
   /**
-   * Strict mode (default true): the model's output always matches the
-   * schema. It needs every property required (write `v.nullable(x)` rather
-   * than `v.optional(x)`) and no extra properties (every object is closed).
+   * Strict mode: the model's output always matches the schema. It needs
+   * every property required (write `v.nullable(x)` rather than
+   * `v.optional(x)`) and no extra properties (every object is closed).
+   *
+   * @defaultValue `true`
    */
   readonly strict?: boolean
 }
 
 /** The `text.format` of a structured-output request. */
 export interface JsonSchemaFormat {
+  /** Always `json_schema`. */
   readonly type: 'json_schema'
+  /** The format's name, which the model sees. */
   readonly name: string
+  /** The JSON Schema the output keeps to. */
   readonly schema: Record<string, unknown>
+  /** Whether the gateway holds the model to the schema exactly (strict structured output). */
   readonly strict: boolean
+  /** What the output is for, which the model sees. */
   readonly description?: string
 }
 

@@ -28,13 +28,13 @@ import { parseStreamEvent, type ResponseStreamEvent } from './validation/streamE
 export interface ResponseCallOptions {
   /** Overall deadline of the call, from subscription; past it the request is aborted with a `TimeoutError` (`reason: 'deadline'`). */
   readonly deadlineMs?: number
-  /** The `Idempotency-Key` to create with (default: a fresh UUID per subscription). */
+  /** The `Idempotency-Key` to create with. @defaultValue a fresh random UUID (`crypto.randomUUID()`) per subscription */
   readonly idempotencyKey?: string
 }
 
 /** Options of {@link retrieveResponse$}. */
 export interface RetrieveResponseOptions {
-  /** Stream the response's events instead of reading one snapshot. */
+  /** Stream the response's events instead of reading one snapshot. @defaultValue `false` */
   readonly stream?: boolean
   /** With `stream`: replay only the events after this sequence number. */
   readonly startingAfter?: number

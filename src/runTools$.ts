@@ -16,7 +16,7 @@ import type { ResponseStreamEvent } from './validation/streamEvents.js'
 
 /** Options of {@link runTools$}. */
 export interface RunToolsOptions {
-  /** Most responses in the loop (default 10); a last one that still calls tools ends in `ToolRoundsExceededError`. */
+  /** Most responses in the loop; a last one that still calls tools ends in `ToolRoundsExceededError`. @defaultValue `10` */
   readonly maxRounds?: number
   /** Deadline of each response, as `responses$`'s `deadlineMs`. */
   readonly deadlineMs?: number
@@ -26,9 +26,11 @@ export interface RunToolsOptions {
    * the key) and the loop goes on, as the model can correct itself;
    * `'throw'` ends the loop in `ToolCallError` (or `ValidationError` for
    * arguments that are not JSON).
+   *
+   * @defaultValue `'model'`
    */
   readonly onToolError?: 'model' | 'throw'
-  /** With `onToolError: 'model'`, how many failed calls in a row go back to the model (default 3); one more ends the loop in `ToolCallError`. */
+  /** With `onToolError: 'model'`, how many failed calls in a row go back to the model; one more ends the loop in `ToolCallError`. @defaultValue `3` */
   readonly maxToolErrors?: number
   /**
    * Ends the loop after a response for which it returns true, even if that
@@ -39,7 +41,10 @@ export interface RunToolsOptions {
 }
 
 /** An event of a tool loop: a response's stream event, with the round (1 for the first response) it belongs to. */
-export type ToolLoopEvent = ResponseStreamEvent & { readonly round: number }
+export type ToolLoopEvent = ResponseStreamEvent & {
+  /** The response of the loop the event belongs to: 1 for the first. */
+  readonly round: number
+}
 
 /**
  * A tool loop: streams a response (`responses$` with `stream: true`), runs

@@ -28,19 +28,19 @@ import * as v from 'valibot'
 export interface TaskOptions {
   /** Poll timing for this call, over the client's and the kind's defaults. */
   readonly poll?: PollDelayOptions
-  /** Overall deadline of following; past it the Observable ends in `TaskTimeoutError` (the task goes on). Default 15 minutes. */
+  /** Overall deadline of following, in ms; past it the Observable ends in `TaskTimeoutError` (the task goes on). @defaultValue the client's `taskDeadlineMs` (15 minutes unless set) */
   readonly deadlineMs?: number
 }
 
 /** Options of the creating functions. */
 export interface CreateTaskOptions extends TaskOptions {
-  /** The `Idempotency-Key` to create with (default: a fresh UUID per subscription). */
+  /** The `Idempotency-Key` to create with. @defaultValue a fresh random UUID (`crypto.randomUUID()`) per subscription */
   readonly idempotencyKey?: string
 }
 
 /** Options of {@link textToVideo$}. */
 export interface TextToVideoOptions extends CreateTaskOptions {
-  /** Send fields the interface does not list (e.g. a newer model option) instead of refusing them. */
+  /** Send fields the interface does not list (e.g. a newer model option) instead of refusing them. @defaultValue `false` */
   readonly allowUnknownFields?: boolean
   /**
    * Read a few KB of `audio_url` before creating the task, and refuse a file
@@ -50,7 +50,9 @@ export interface TextToVideoOptions extends CreateTaskOptions {
    * probe's `fetch`, `timeoutMs` or `scheduler` (default: the client's), and
    * adds to the hosts it may read at private addresses: the origin of the
    * client's `baseUrl` and the client's `allowHosts` (or all, with the
-   * client's `allowPrivateNetwork`) always. Default true.
+   * client's `allowPrivateNetwork`) always.
+   *
+   * @defaultValue `true`
    */
   readonly checkAudio?: boolean | AudioCheckOptions
 }

@@ -6,8 +6,11 @@ import type { Response } from './validation/response.js'
 export interface UsageTotals {
   /** Responses counted (those that reported usage). */
   readonly responses: number
+  /** Input (prompt) tokens. */
   readonly inputTokens: number
+  /** Output (completion) tokens, reasoning included. */
   readonly outputTokens: number
+  /** Input and output tokens together. */
   readonly totalTokens: number
   /** Input tokens served from the cache. */
   readonly cachedTokens: number
@@ -17,7 +20,9 @@ export interface UsageTotals {
 
 /** The usage of one finished response, in either shape real traffic uses, as `onUsage` sees it. */
 export interface UsageEvent extends Omit<UsageTotals, 'responses'> {
+  /** The response's id. */
   readonly responseId: string
+  /** The model that answered. */
   readonly model: string
 }
 
@@ -25,8 +30,14 @@ const EMPTY: UsageTotals = { responses: 0, inputTokens: 0, outputTokens: 0, tota
 const totals = new WeakMap<UsageOwner, UsageTotals>()
 
 /** What usage is kept for: a client, whose `onUsage` hook hears of each response counted. */
-interface UsageOwner {
-  readonly hooks?: { readonly onUsage?: ((event: UsageEvent) => void) | undefined } | undefined
+export interface UsageOwner {
+  /** The hook told of each response counted. */
+  readonly hooks?:
+    | {
+        /** Told of each response counted. */
+        readonly onUsage?: ((event: UsageEvent) => void) | undefined
+      }
+    | undefined
   /** The key, masked in what the hook hears: the gateway's words (`id`, `model`) may echo it. */
   readonly secret?: string | undefined
 }

@@ -1,34 +1,78 @@
 import { readFileSync } from 'node:fs'
-import { relative, resolve } from 'node:path'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { isAbsolute, join, relative, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSimulator, type Simulator } from '../src/sim/index.js'
 import { outputOf, printedLines, readmeBlocks, type ReadmeBlock } from './readme/blocks.js'
+import { documents } from './readme/documents.js'
 import { limited, runNode, type BlockRun } from './readme/run.js'
 import { transpile, typecheck, type BlockDiagnostic } from './readme/typecheck.js'
 import { createWorkspace, ROOT, type Workspace } from './readme/workspace.js'
 
-// The README is the user's manual: every ```ts block in it is a standalone
-// module that must type-check in a strict Node ESM project, and a block with
-// `// Output:` comments must print exactly those lines when run against the
-// simulator. `npm test` builds dist/ first; the blocks import 'rxgate' as
-// users do, through the package's exports map. README_PATH (relative to the
-// repo, or absolute) checks another Markdown file the same way.
+// The README and the guides under docs/ are the user's manual: every ```ts
+// block in them is a standalone module that must type-check in a strict Node
+// ESM project, and a block with `// Output:` comments must print exactly
+// those lines when run against the simulator. `npm test` builds dist/ first;
+// the blocks import 'rxgate' as users do, through the package's exports map.
+// README_PATH (relative to the repo, or absolute) checks one Markdown file
+// alone.
 
-const README = resolve(ROOT, process.env.README_PATH ?? 'README.md')
-const NAME = relative(ROOT, README)
-/** Fewer than these and the README has lost its examples, or the extractor its way: either way the test must not pass vacuously. */
-const MIN_BLOCKS = 12
-const MIN_RUNNABLE = 10
+/**
+ * Blocks, and blocks with Output, each page holds at least: fewer, and the
+ * page has lost its examples, or the extractor its way. A page with examples
+ * that is not listed here is still checked.
+ */
+const MINIMUMS: Readonly<Record<string, readonly [blocks: number, runnable: number]>> = {
+  'README.md': [6, 5],
+  'docs/background-responses.md': [3, 3],
+  'docs/bots.md': [10, 9],
+  'docs/browser-and-angular.md': [4, 0],
+  'docs/budget-and-rate-limits.md': [2, 2],
+  'docs/client.md': [2, 2],
+  'docs/custom-audio.md': [3, 3],
+  'docs/downloads.md': [3, 3],
+  'docs/errors-and-retries.md': [3, 3],
+  'docs/hooks-and-usage.md': [2, 2],
+  'docs/media-tasks.md': [5, 5],
+  'docs/node-pipelines.md': [5, 5],
+  'docs/server.md': [3, 3],
+  'docs/simulator.md': [2, 2],
+  'docs/streaming-and-responses.md': [3, 3],
+  'docs/testing.md': [4, 4],
+}
+/** Blocks, and blocks with Output, of all the documents together. */
+const MIN_TOTAL = 60
+const MIN_TOTAL_RUNNABLE = 54
 /** One run may take this long before it is killed and fails. */
 const RUN_LIMIT_MS = 20_000
 /** Runs at once: the suite shares two cores. */
 const PARALLEL = 2
 
-const blocks = readmeBlocks(readFileSync(README, 'utf8'))
-const runnable = blocks.filter((block) => block.output !== undefined)
-const fileOf = (block: ReadmeBlock) => `block-${String(block.line).padStart(4, '0')}`
+const only = process.env.README_PATH
+const names = only ? [relative(ROOT, isAbsolute(only) ? only : resolve(ROOT, only))] : documents()
 
-describe('README extraction', () => {
+interface DocBlock extends ReadmeBlock {
+  /** The document, relative to the repo. */
+  readonly doc: string
+  /** The block's file name in the workspace, without extension. */
+  readonly file: string
+}
+
+const byDoc = new Map<string, DocBlock[]>(
+  names.map((doc) => [
+    doc,
+    readmeBlocks(readFileSync(resolve(ROOT, doc), 'utf8')).map((block) => ({
+      ...block,
+      doc,
+      file: `${doc.replace(/[^A-Za-z0-9]+/g, '-')}-${String(block.line).padStart(4, '0')}`,
+    })),
+  ]),
+)
+const blocks = [...byDoc.values()].flat()
+const runnable = blocks.filter((block) => block.output !== undefined)
+
+describe('Document extraction', () => {
   const markdown = [
     '# Title', // 1
     '```ts', // 2
@@ -80,65 +124,91 @@ describe('README extraction', () => {
     expect(printedLines('\n  a \r\n\nb\n\n')).toEqual(['a', '', 'b'])
     expect(printedLines('Hi there!')).toEqual(['Hi there!'])
   })
-})
 
-describe(NAME, () => {
-  let workspace: Workspace | undefined
-  let sim: Simulator | undefined
-  const stop = new AbortController()
-  const diagnostics = new Map<ReadmeBlock, BlockDiagnostic[]>()
-  const runs = new Map<ReadmeBlock, Promise<BlockRun>>()
-
-  beforeAll(async () => {
-    workspace = await createWorkspace()
-    const files = new Map<ReadmeBlock, string>()
-    for (const block of blocks) {
-      files.set(block, await workspace.write(`${fileOf(block)}.ts`, block.code))
-      if (block.output) await workspace.write(`${fileOf(block)}.mjs`, transpile(block.code, `${fileOf(block)}.ts`))
+  it('takes README.md and every .md under docs/, nested ones included, but not the generated API reference', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'rxgate-documents-'))
+    try {
+      for (const dir of ['docs/guides', 'docs/api/classes']) await mkdir(join(root, dir), { recursive: true })
+      for (const file of ['README.md', 'docs/b.md', 'docs/a.md', 'docs/notes.txt', 'docs/guides/c.md', 'docs/api/index.md', 'docs/api/classes/X.md']) await writeFile(join(root, file), '# x\n')
+      expect(documents(root)).toEqual(['README.md', 'docs/a.md', 'docs/b.md', 'docs/guides/c.md'])
+    } finally {
+      await rm(root, { recursive: true, force: true })
     }
-    // Checked before any run starts: the check holds this thread, which also serves the simulator.
-    const checked = typecheck([...files.values()])
-    for (const [block, file] of files) diagnostics.set(block, checked.get(file)!)
-
-    sim = await startSimulator()
-    const env = { GATEWAY_BASE_URL: sim.url, GATEWAY_API_KEY: sim.apiKey }
-    const run = limited(PARALLEL, (file: string) => runNode(file, { cwd: workspace!.dir, env, limitMs: RUN_LIMIT_MS, signal: stop.signal }))
-    for (const block of runnable) runs.set(block, run(`${fileOf(block)}.mjs`))
-  }, 60_000)
-
-  afterAll(async () => {
-    stop.abort()
-    await Promise.allSettled(runs.values())
-    await sim?.close()
-    await workspace?.remove()
   })
-
-  it(`has ts blocks (at least ${MIN_BLOCKS}) and blocks with Output (at least ${MIN_RUNNABLE})`, () => {
-    expect(blocks.length).toBeGreaterThanOrEqual(MIN_BLOCKS)
-    expect(runnable.length).toBeGreaterThanOrEqual(MIN_RUNNABLE)
-  })
-
-  for (const block of blocks) {
-    it(`${NAME}:${block.line} type-checks`, () => {
-      const checked = diagnostics.get(block)
-      if (!checked) throw new Error(`the block at ${NAME}:${block.line} was not type-checked`)
-      const found = checked.map((d) => `${NAME}:${d.line === undefined ? block.line : block.line + 1 + d.line}: ${d.message}`)
-      expect(found, `the block at ${NAME}:${block.line} does not type-check`).toEqual([])
-    })
-  }
-
-  for (const block of runnable) {
-    it(
-      `${NAME}:${block.line} prints its Output`,
-      async () => {
-        const { stdout, stderr, code, timedOut, ms } = await runs.get(block)!
-        const at = `the block at ${NAME}:${block.line}`
-        const errors = stderr ? `\n--- its stderr ---\n${stderr.trimEnd()}\n---` : ''
-        expect(timedOut, `${at} was killed after ${RUN_LIMIT_MS} ms; it printed:\n${stdout}${errors}`).toBe(false)
-        expect(printedLines(stdout), `${at} printed other lines than its Output comments (run for ${ms} ms)${errors}`).toEqual(block.output)
-        expect(code, `${at} printed its Output, then exited with code ${code}${errors}`).toBe(0)
-      },
-      RUN_LIMIT_MS * 3,
-    )
-  }
 })
+
+let workspace: Workspace | undefined
+let sim: Simulator | undefined
+const stop = new AbortController()
+const diagnostics = new Map<DocBlock, BlockDiagnostic[]>()
+const runs = new Map<DocBlock, Promise<BlockRun>>()
+
+beforeAll(async () => {
+  workspace = await createWorkspace()
+  const files = new Map<DocBlock, string>()
+  for (const block of blocks) {
+    files.set(block, await workspace.write(`${block.file}.ts`, block.code))
+    if (block.output) await workspace.write(`${block.file}.mjs`, transpile(block.code, `${block.file}.ts`))
+  }
+  // All blocks in one program, checked before any run starts: the check holds this thread, which also serves the simulator.
+  const checked = typecheck([...files.values()])
+  for (const [block, file] of files) diagnostics.set(block, checked.get(file)!)
+
+  sim = await startSimulator()
+  const env = { GATEWAY_BASE_URL: sim.url, GATEWAY_API_KEY: sim.apiKey }
+  const run = limited(PARALLEL, (file: string) => runNode(file, { cwd: workspace!.dir, env, limitMs: RUN_LIMIT_MS, signal: stop.signal }))
+  for (const block of runnable) runs.set(block, run(`${block.file}.mjs`))
+}, 120_000)
+
+afterAll(async () => {
+  stop.abort()
+  await Promise.allSettled(runs.values())
+  await sim?.close()
+  await workspace?.remove()
+})
+
+describe('the documents', () => {
+  it.skipIf(only !== undefined)(`are README.md and docs/, with every page of the minimums among them, and ${MIN_TOTAL} blocks (${MIN_TOTAL_RUNNABLE} with Output) in all`, () => {
+    expect(names).toEqual(expect.arrayContaining(Object.keys(MINIMUMS)))
+    expect(blocks.length).toBeGreaterThanOrEqual(MIN_TOTAL)
+    expect(runnable.length).toBeGreaterThanOrEqual(MIN_TOTAL_RUNNABLE)
+  })
+})
+
+for (const [doc, docBlocks] of byDoc) {
+  const [minBlocks, minRunnable] = MINIMUMS[doc] ?? [0, 0]
+  // A page without examples (an index, a table of numbers) has nothing to check here; its links are checked by test/docs.test.ts.
+  if (docBlocks.length === 0 && minBlocks === 0) continue
+  describe(doc, () => {
+    if (minBlocks > 0) {
+      it(`has ts blocks (at least ${minBlocks}) and blocks with Output (at least ${minRunnable})`, () => {
+        expect(docBlocks.length).toBeGreaterThanOrEqual(minBlocks)
+        expect(docBlocks.filter((block) => block.output !== undefined).length).toBeGreaterThanOrEqual(minRunnable)
+      })
+    }
+
+    for (const block of docBlocks) {
+      it(`${doc}:${block.line} type-checks`, () => {
+        const checked = diagnostics.get(block)
+        if (!checked) throw new Error(`the block at ${doc}:${block.line} was not type-checked`)
+        const found = checked.map((d) => `${doc}:${d.line === undefined ? block.line : block.line + 1 + d.line}: ${d.message}`)
+        expect(found, `the block at ${doc}:${block.line} does not type-check`).toEqual([])
+      })
+    }
+
+    for (const block of docBlocks.filter((b) => b.output !== undefined)) {
+      it(
+        `${doc}:${block.line} prints its Output`,
+        async () => {
+          const { stdout, stderr, code, timedOut, ms } = await runs.get(block)!
+          const at = `the block at ${doc}:${block.line}`
+          const errors = stderr ? `\n--- its stderr ---\n${stderr.trimEnd()}\n---` : ''
+          expect(timedOut, `${at} was killed after ${RUN_LIMIT_MS} ms; it printed:\n${stdout}${errors}`).toBe(false)
+          expect(printedLines(stdout), `${at} printed other lines than its Output comments (run for ${ms} ms)${errors}`).toEqual(block.output)
+          expect(code, `${at} printed its Output, then exited with code ${code}${errors}`).toBe(0)
+        },
+        RUN_LIMIT_MS * 3,
+      )
+    }
+  })
+}

@@ -1,3 +1,18 @@
+/**
+ * The gateway as an Angular provider: {@link provideGateway} and
+ * {@link injectGateway}, with {@link withHttpClient} to send through Angular's
+ * `HttpClient`. Everything in `rxgate` is exported here too, in its `fetch`
+ * flavour, so an Angular app imports from this one entry.
+ *
+ * @example
+ * ```ts
+ * import { provideGateway } from 'rxgate/angular'
+ *
+ * bootstrapApplication(App, { providers: [provideGateway({ baseUrl: '/api/rxgate' })] })
+ * ```
+ *
+ * @module rxgate/angular
+ */
 // rxgate/angular: the gateway as an Angular provider. Angular is an optional
 // peer of rxgate: only apps that import this entry need it.
 export { GATEWAY, provideGateway, injectGateway, type GatewayFeature } from './provideGateway.js'

@@ -3,8 +3,11 @@ import { isInvalidRequestError } from '../errors/InvalidRequestError.js'
 
 /** The request a probe sends: a plain one, carrying none of the client's headers. */
 export interface AudioRequestInit {
+  /** `HEAD` first, then ranged `GET`s of the file's header. */
   readonly method: 'HEAD' | 'GET'
+  /** The probe's own headers (a `Range`), never the client's. */
   readonly headers: Record<string, string>
+  /** Aborts the request: the check was unsubscribed or timed out. */
   readonly signal: AbortSignal
   /**
    * In Node, 'manual': the probe follows redirects itself, checking each
@@ -15,6 +18,7 @@ export interface AudioRequestInit {
   readonly redirect: 'manual' | 'follow'
   /** In a browser: no cookies and no referrer, since the gateway reads the file with neither. */
   readonly credentials: 'omit'
+  /** No referrer, as the gateway sends none when it reads the file. */
   readonly referrerPolicy: 'no-referrer'
 }
 

@@ -18,14 +18,19 @@ import { readAudio } from './readAudio.js'
 export interface AudioCheckOptions extends PublicNetworkOptions {
   /**
    * Sends the probe's requests, one per hop (see {@link AudioFetch}).
-   * Default: a fetch that connects only to the address it checked. With
-   * one of yours, each hop's hostname is still resolved and checked (in
+   * With one of yours, each hop's hostname is still resolved and checked (in
    * Node), but your fetch resolves it again; behind a proxy, pass one.
+   *
+   * @defaultValue a `fetch` that connects only to the address it checked
    */
   readonly fetch?: AudioFetch
-  /** Time allowed for the whole probe; past it the file counts as unreachable. Default: the client's `timeoutMs` (600,000 ms unless set). */
+  /**
+   * Time allowed for the whole probe, in ms; past it the file counts as unreachable.
+   *
+   * @defaultValue `600_000` ({@link DEFAULTS | DEFAULTS.timeoutMs}); in `textToVideo$`, the client's `timeoutMs`
+   */
   readonly timeoutMs?: number
-  /** Scheduler of that time limit. Default: the client's, in `textToVideo$`; else `asyncScheduler`. */
+  /** Scheduler of that time limit. @defaultValue RxJS's `asyncScheduler`; in `textToVideo$`, the client's */
   readonly scheduler?: SchedulerLike
 }
 
@@ -36,9 +41,25 @@ export type AudioCheck =
    * `bytes` and `seconds` are absent when the server or the header does not
    * say; `estimated`: `seconds` is an MP3's size over its bitrate.
    */
-  | { readonly checked: true; readonly format: 'wav' | 'mp3'; readonly bytes?: number; readonly seconds?: number; readonly estimated?: boolean }
+  | {
+      /** The file was read and checked. */
+      readonly checked: true
+      /** The format its header shows. */
+      readonly format: 'wav' | 'mp3'
+      /** Its size, when the server said. */
+      readonly bytes?: number
+      /** Its length in seconds, when the header says. */
+      readonly seconds?: number
+      /** `seconds` is an MP3's size over its bitrate, not read from a header. */
+      readonly estimated?: boolean
+    }
   /** The file could not be checked here, which does not stop the task: a browser refused to read it (CORS), or the URL is not http(s). */
-  | { readonly checked: false; readonly reason: string }
+  | {
+      /** The file could not be checked here. */
+      readonly checked: false
+      /** Why, e.g. `not an http(s) URL, which only the gateway can read`. */
+      readonly reason: string
+    }
 
 const WHAT = 'text-to-video request'
 

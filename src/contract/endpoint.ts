@@ -16,6 +16,7 @@ export interface PollTiming {
 export interface TaskEndpoint {
   /** `vendor/model`, for messages. */
   readonly name: string
+  /** `video` or `image`: sets the polling defaults and whether results are read from `videos` or `images`. */
   readonly kind: TaskKind
   /** `POST` path that creates a task, when the gateway's path pattern gives one. */
   readonly createPath?: string

@@ -31,9 +31,13 @@ export const TEXT_TO_VIDEO = {
 
 /** Custom audio (`audio_url`) of a text-to-video task. */
 export const CUSTOM_AUDIO = {
+  /** The file formats accepted. */
   formats: ['wav', 'mp3'],
+  /** Shortest length, in seconds. */
   minSeconds: 3,
+  /** Longest length, in seconds. */
   maxSeconds: 30,
+  /** Largest file, in bytes (15 MiB). */
   maxBytes: 15 * 1024 * 1024,
 } as const
 

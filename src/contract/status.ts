@@ -2,6 +2,12 @@
 
 /** Task statuses in the interface's words. */
 export const TASK_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const
+/**
+ * A task's status in the interface's words (the newer vocabulary, such as
+ * `queued` or `succeeded`, is read as these).
+ *
+ * @useDeclaredType
+ */
 export type TaskStatus = (typeof TASK_STATUSES)[number]
 
 /** The newer vocabulary, by the interface's word it means. */

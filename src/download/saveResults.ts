@@ -7,12 +7,13 @@ import type { DownloadEvent, DownloadOptions } from './types.js'
 
 /** Options of {@link saveResults}: those of `download$` (its `expiresAt` comes from each event), and how many tasks save at once. */
 export interface SaveResultsOptions extends Omit<DownloadOptions, 'expiresAt' | 'end'> {
-  /** Tasks whose files are saved at once (each task's files one after another): an integer of at least 1. Default 4. */
+  /** Tasks whose files are saved at once (each task's files one after another): an integer of at least 1. @defaultValue `4` */
   readonly concurrency?: number
 }
 
 /** A `download$` event of one result file, with the task and the file it belongs to. */
 export type SaveResultsEvent = DownloadEvent & {
+  /** The task whose result this is. */
   readonly taskId: string
   /** The URL's position in the task's `urls`, from 1. */
   readonly index: number

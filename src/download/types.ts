@@ -7,14 +7,17 @@ import type { Transport } from '../transport/types.js'
  * awaited, so a slow target slows the download down instead of filling memory.
  */
 export interface WritableLike {
+  /** Writes one chunk; `callback` is called once it is handled (with an error if it failed). */
   write(chunk: Uint8Array, callback: (error?: Error | null) => void): boolean
+  /** Ends the target; `callback` is called once everything is written. */
   end(callback?: () => void): unknown
 }
 
 /** Collects the file in memory and emits it as a `Blob` (the browser's target; works in Node too). */
 export interface BlobTarget {
+  /** Asks for the file as a `Blob`. */
   readonly blob: true
-  /** The Blob's content type. Default: the reply's `Content-Type`. */
+  /** The Blob's content type. @defaultValue the reply's `Content-Type` */
   readonly type?: string
 }
 
@@ -27,15 +30,21 @@ export type DownloadTarget = string | WritableLike | BlobTarget
 
 /** Bytes written so far; `total` and `fraction` (0 to 1) when the server gave the size. */
 export interface DownloadProgress {
+  /** Tells a progress event from the final `saved` one. */
   readonly type: 'progress'
+  /** Bytes written so far. */
   readonly bytes: number
+  /** The file's size in bytes, when the server gave it. */
   readonly total: number | undefined
+  /** `bytes` over `total`, from 0 to 1, when the size is known. */
   readonly fraction: number | undefined
 }
 
 /** The download is complete. */
 export interface DownloadSaved {
+  /** Tells the final event from `progress` ones. */
   readonly type: 'saved'
+  /** The file's size: every byte written. */
   readonly bytes: number
   /** The final path, for a file target. */
   readonly file?: string
@@ -62,13 +71,17 @@ export interface DownloadOptions {
    * Requests after the first, in all, whatever failed (a break, silence, a
    * 5xx, a range that did not fit, a file that changed) and however many
    * bytes came in between: `retries: N` sends at most N + 1 requests for
-   * the download. Past it, the download fails with the last error. Default 3.
+   * the download. Past it, the download fails with the last error.
+   *
+   * @defaultValue `3`
    */
   readonly retries?: number
   /**
    * Longest silence (no byte) before the transfer counts as broken and is
    * resumed; the time the target takes to write a chunk does not count. An
-   * integer from 1 to 2^31-1. Default 60,000 ms.
+   * integer from 1 to 2^31-1, in ms.
+   *
+   * @defaultValue `60_000`
    */
   readonly timeoutMs?: number
   /**
@@ -76,17 +89,20 @@ export interface DownloadOptions {
    * address: a hostname (`files.internal`), a `host:port`, or an origin
    * (`http://127.0.0.1:8080`, e.g. a local gateway's `baseUrl`). Every other
    * such address, a redirect's included, is refused with `InvalidRequestError`.
+   *
+   * @defaultValue `[]`
    */
   readonly allowHosts?: readonly string[]
-  /** Allow every address, private ones included (for development). Default false. */
+  /** Allow every address, private ones included (for development). @defaultValue `false` */
   readonly allowPrivateNetwork?: boolean
   /**
    * A `fetch` to download with (e.g. one that goes through your proxy,
    * which the default does not use). Redirects are still followed one at a
    * time, each URL checked, and in Node each hop's hostname resolved and
    * refused at a private address; but your fetch resolves the name again,
-   * so the checked address is not pinned. Default: a fetch that connects
-   * only to the address it checked.
+   * so the checked address is not pinned.
+   *
+   * @defaultValue a `fetch` that connects only to the address it checked
    */
   readonly fetch?: typeof globalThis.fetch
   /**
@@ -95,8 +111,8 @@ export interface DownloadOptions {
    * business: `allowHosts` and `allowPrivateNetwork` do not apply to it.
    */
   readonly transport?: Transport
-  /** A `Writable` target is ended when the download completes. Default true. */
+  /** A `Writable` target is ended when the download completes. @defaultValue `true` */
   readonly end?: boolean
-  /** Scheduler of the silence timer, the waits between attempts and the expiry check. */
+  /** Scheduler of the silence timer, the waits between attempts and the expiry check. @defaultValue RxJS's `asyncScheduler` */
   readonly scheduler?: SchedulerLike
 }

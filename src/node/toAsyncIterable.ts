@@ -7,9 +7,9 @@ export type { ObservableIterator, OverflowPolicy }
 
 /** Options of {@link toAsyncIterable}. */
 export interface AsyncIterableOptions {
-  /** Most values held for a consumer that is behind (an integer of at least 1). Default 1,000. */
+  /** Most values held for a consumer that is behind (an integer of at least 1). @defaultValue `1_000` */
   readonly highWaterMark?: number
-  /** What a value arriving into a full buffer does. Default `'error'`. */
+  /** What a value arriving into a full buffer does. @defaultValue `'error'` */
   readonly overflow?: OverflowPolicy
 }
 

@@ -6,7 +6,7 @@ import type { ResponseStreamEvent } from '../validation/streamEvents.js'
 
 /** Options of {@link toTextReadable}. */
 export interface TextReadableOptions {
-  /** Most characters held for a destination that is behind, beyond the stream's own buffer. Default 1,048,576. */
+  /** Most characters held for a destination that is behind, beyond the stream's own buffer. @defaultValue `1024 * 1024` */
   readonly highWaterMark?: number
 }
 

@@ -4,10 +4,11 @@ import { retryWait } from '../policy/delays.js'
 
 /** Options of the {@link backoff} operator. */
 export interface BackoffOptions extends RetryOptions {
-  /** Whether an error may be retried; by default every error is. */
+  /** Whether an error may be retried. @defaultValue `() => true` (every error is) */
   readonly shouldRetry?: (error: unknown) => boolean
+  /** Scheduler of the delays; a virtual one in tests. @defaultValue RxJS's `asyncScheduler` */
   readonly scheduler?: SchedulerLike
-  /** Source of jitter in [0, 1); injectable for tests. */
+  /** Source of jitter in [0, 1); injectable for tests. @defaultValue `Math.random` */
   readonly random?: () => number
 }
 

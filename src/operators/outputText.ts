@@ -11,6 +11,8 @@ export interface OutputTextOptions {
    * Which responses of a stream that holds several (a tool loop's rounds):
    * `'last'` (default), the answer; `'all'`, each response's text joined
    * with a blank line, the whole conversation.
+   *
+   * @defaultValue `'last'`
    */
   readonly responses?: 'last' | 'all'
 }

@@ -33,8 +33,18 @@ export type DeepPartial<T> = T extends readonly (infer U)[] ? DeepPartial<U>[] :
  * ```
  */
 export type PartialOutput<S extends v.GenericSchema<unknown, unknown>> =
-  | { readonly done: false; readonly partial: DeepPartial<v.InferInput<S>> }
-  | { readonly done: true; readonly value: v.InferOutput<S> }
+  | {
+      /** The model is still writing. */
+      readonly done: false
+      /** The JSON written so far, unvalidated: any field may still be missing, a string cut short. */
+      readonly partial: DeepPartial<v.InferInput<S>>
+    }
+  | {
+      /** The answer is complete. */
+      readonly done: true
+      /** The whole answer, validated by the schema. */
+      readonly value: v.InferOutput<S>
+    }
 
 /**
  * Structured output while the model writes it: on each

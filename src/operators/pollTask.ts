@@ -14,19 +14,33 @@ import type { TaskCreated, TaskInfo, TaskReply } from '../validation/task.js'
 /** One step in a task's life. Statuses use the interface's words whatever vocabulary the gateway used. */
 export type TaskEvent =
   | {
+      /** The task was created (only from creating calls, not from following one). */
       readonly type: 'created'
+      /** The task's id: follow it again with `task$`. */
       readonly taskId: string
+      /** `task_info` of the creation reply: its id and timestamps. */
       readonly taskInfo: TaskCreated['task_info']
       /** The `Idempotency-Key` the creation was sent with. */
       readonly idempotencyKey: string
     }
-  | { readonly type: 'pending' | 'processing'; readonly taskId: string; readonly taskInfo: TaskInfo }
   | {
-      readonly type: 'completed'
+      /** The status moved forward (a status that goes back is not emitted). */
+      readonly type: 'pending' | 'processing'
+      /** The task's id. */
       readonly taskId: string
+      /** `task_info` as read. */
+      readonly taskInfo: TaskInfo
+    }
+  | {
+      /** The task is done; the last event. */
+      readonly type: 'completed'
+      /** The task's id. */
+      readonly taskId: string
+      /** `task_info` as read. */
       readonly taskInfo: TaskInfo
       /** The `videos` or `images` URLs. */
       readonly urls: readonly string[]
+      /** The whole reply, for fields this version does not model. */
       readonly reply: TaskReply
       /** When video URLs stop working (1 hour after generation); absent for images. */
       readonly expiresAt?: Date
@@ -37,16 +51,24 @@ export type TaskReader = (taskId: string, retry: number) => Observable<TaskReply
 
 /** Options of {@link pollTask}. */
 export interface PollTaskOptions {
+  /** Where the task lives: its name goes into errors, with the endpoint itself, so the task can be followed again. */
   readonly endpoint: TaskEndpoint
-  /** Poll timing; see the README for the defaults of each kind. */
+  /** Poll timing, every field given: e.g. `TASK_POLL_DEFAULTS.video` or `TASK_POLL_DEFAULTS.image`, the defaults of each kind. */
   readonly poll: Required<PollTiming>
-  /** Overall deadline from subscription. Default 15 minutes. */
+  /** Overall deadline from subscription, in ms. @defaultValue `15 * 60_000` (15 minutes; {@link DEFAULTS | DEFAULTS.taskDeadlineMs}) */
   readonly deadlineMs?: number
-  /** Read at once instead of after the first delay (following a task that may be done already). */
+  /** Read at once instead of after the first delay (following a task that may be done already). @defaultValue `false` */
   readonly immediate?: boolean
-  /** Budget for failed reads in a row (network, 408, 429, 5xx, malformed replies). Default 5 retries. */
+  /**
+   * Budget for failed reads in a row (network, 408, 429, 5xx, malformed
+   * replies); fields left out keep their defaults.
+   *
+   * @defaultValue `5` retries ({@link DEFAULTS | DEFAULTS.pollFailures}), waiting as `DEFAULTS.retry` says
+   */
   readonly retry?: RetryOptions
+  /** Scheduler of the polls and the deadline; a virtual one in tests. @defaultValue RxJS's `asyncScheduler` */
   readonly scheduler?: SchedulerLike
+  /** Source of jitter in [0, 1); injectable for tests. @defaultValue `Math.random` */
   readonly random?: () => number
 }
 

@@ -5,9 +5,9 @@ import { pullCalls } from './pullCalls.js'
 
 /** Options of {@link mapConcurrent}. */
 export interface MapConcurrentOptions {
-  /** Most calls holding a place at once (an integer of at least 1). Default 4. */
+  /** Most calls holding a place at once (an integer of at least 1). @defaultValue `4` */
   readonly concurrency?: number
-  /** `true` (default): results in the order of their inputs. `false`: in the order the calls finish. */
+  /** `true`: results in the order of their inputs. `false`: in the order the calls finish. @defaultValue `true` */
   readonly ordered?: boolean
 }
 

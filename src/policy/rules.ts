@@ -13,7 +13,7 @@ export interface RetryPolicy {
   /**
    * The client's budget paces every request after a 429 (`adaptToRateLimits`):
    * a rate-limiting 429 then says "your turn later", not "this call failed",
-   * so up to {@link PACED_RATE_LIMIT_RETRIES} of them in a row spend no retry.
+   * so up to ten of them in a row (`PACED_RATE_LIMIT_RETRIES`) spend no retry.
    */
   readonly pacedRateLimits?: boolean
 }

@@ -6,12 +6,30 @@ import type { RequestIssue } from '../errors/InvalidRequestError.js'
 
 /** One problem a schema found, with where (keys from the root). */
 export interface StandardIssue {
+  /** What is wrong. */
   readonly message: string
-  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined
+  /** Where: the keys from the root, each bare or as `{ key }`. */
+  readonly path?: ReadonlyArray<
+    | PropertyKey
+    | {
+        /** One key of the path. */
+        readonly key: PropertyKey
+      }
+  > | undefined
 }
 
 /** What a Standard Schema's `validate` returns. */
-export type StandardResult<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardIssue> }
+export type StandardResult<Output> =
+  | {
+      /** The validated value. */
+      readonly value: Output
+      /** Absent: the value passed. */
+      readonly issues?: undefined
+    }
+  | {
+      /** What is wrong with the value. */
+      readonly issues: ReadonlyArray<StandardIssue>
+    }
 
 /**
  * A schema of any library that implements Standard Schema v1 (valibot, zod
@@ -19,12 +37,30 @@ export type StandardResult<Output> = { readonly value: Output; readonly issues?:
  * (`~standard.jsonSchema`, zod 4.2+) give their JSON Schema themselves.
  */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  /** The schema's Standard Schema properties, under a name no library uses for anything else. */
   readonly '~standard': {
+    /** The version of the Standard Schema interface. */
     readonly version: 1
+    /** The library that made the schema, e.g. `valibot` or `zod`. */
     readonly vendor: string
+    /** Validates a value: its output, or the issues found. */
     readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>
-    readonly types?: { readonly input: Input; readonly output: Output } | undefined
-    readonly jsonSchema?: { readonly input: (options: { readonly target: string }) => Record<string, unknown> } | undefined
+    /** The input and output types, for type inference only (absent at run time). */
+    readonly types?:
+      | {
+          /** The type the schema accepts. */
+          readonly input: Input
+          /** The type it gives once it has validated a value. */
+          readonly output: Output
+        }
+      | undefined
+    /** Standard JSON Schema: the schema's JSON Schema for a `target` draft, when the library gives one. */
+    readonly jsonSchema?:
+      | {
+          /** The JSON Schema of the input, for a `target` such as `draft-2020-12`. */
+          readonly input: (options: { readonly target: string }) => Record<string, unknown>
+        }
+      | undefined
   }
 }
 

@@ -14,7 +14,7 @@ export interface ToolOptions<S extends StandardSchemaV1> {
   readonly parameters: S
   /** Runs the call with the validated arguments; returns the output as a value, a Promise or an Observable (its last value). */
   readonly execute: (args: InferSchemaOutput<S>, context: ToolContext) => unknown
-  /** Strict mode (default true): the model's arguments always match the schema; every property must be required (`v.nullable(x)`, not `v.optional(x)`). */
+  /** Strict mode: the model's arguments always match the schema; every property must be required (`v.nullable(x)`, not `v.optional(x)`). @defaultValue `true` */
   readonly strict?: boolean
   /** The JSON Schema sent to the model, for a schema library that cannot write one (valibot and Standard JSON Schema libraries write it themselves). */
   readonly jsonSchema?: Record<string, unknown>
@@ -22,12 +22,17 @@ export interface ToolOptions<S extends StandardSchemaV1> {
 
 /** A tool made by {@link tool}: what the model is offered and what answers its calls, from one declaration. */
 export interface ToolDefinition<Args = any> {
+  /** The function's name, as the model calls it. */
   readonly name: string
+  /** What the tool does, as the model reads it. */
   readonly description: string | undefined
+  /** The arguments' schema, which validates each call's arguments before `execute` runs. */
   readonly parameters: StandardSchemaV1<unknown, Args>
   /** The JSON Schema of the arguments, as sent in the request's `tools`. */
   readonly jsonSchema: Record<string, unknown>
+  /** Whether the request asks for strict mode (arguments always match the schema). */
   readonly strict: boolean
+  /** Runs one call with its validated arguments (see {@link ToolOptions}). */
   readonly execute: (args: Args, context: ToolContext) => unknown
 }
 

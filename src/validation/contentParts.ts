@@ -83,10 +83,25 @@ export const ContentPartSchema = v.variant('type', [
   v.looseObject({ type: otherType(partTypes) }),
 ])
 
+/** The log probability of one token: `token`, `logprob`, and (from some servers) `bytes` and `top_logprobs`. */
 export type Logprob = v.InferOutput<typeof LogprobSchema>
+/**
+ * An annotation of output text, by `type`: `url_citation` (`url`, `title`,
+ * `start_index`, `end_index`), `file_citation` (`file_id`, `filename`),
+ * `container_file_citation` or `file_path`; other kinds pass with their
+ * `type` ({@link UnknownType}).
+ */
 export type Annotation = v.InferOutput<typeof AnnotationSchema>
+/** Text written by the model (`type: 'output_text'`): `text`, its `annotations` and, when asked for, `logprobs`. */
 export type OutputTextPart = v.InferOutput<typeof OutputTextPartSchema>
+/** The model declined to answer (`type: 'refusal'`); `refusal` says why. */
 export type RefusalPart = v.InferOutput<typeof RefusalPartSchema>
+/** One part of a reasoning summary (`type: 'summary_text'`): its `text`. */
 export type SummaryTextPart = v.InferOutput<typeof SummaryTextPartSchema>
+/**
+ * A content part of a message, by `type`: {@link OutputTextPart},
+ * {@link RefusalPart}, `reasoning_text` (`text`), or another kind with its
+ * `type` ({@link UnknownType}). Narrow with `part.type`.
+ */
 export type ContentPart = v.InferOutput<typeof ContentPartSchema>
 export type { UnknownType }

@@ -8,7 +8,10 @@ declare const unknownType: unique symbol
  * `String(x.type)`); it is typed apart so that `x.type === '…'` narrows to the
  * modelled kind alone, and a new kind from the server passes through.
  */
-export type UnknownType = { readonly [unknownType]: 'a type this version does not model' }
+export type UnknownType = {
+  /** A brand that no value carries: it keeps this type apart from the modelled kinds' literals. */
+  readonly [unknownType]: 'a type this version does not model'
+}
 
 /**
  * The discriminator of the catch-all option of a variant: any string except

@@ -61,9 +61,18 @@ export const OutputItemSchema = v.variant('type', [
   v.looseObject({ type: otherType([...ownTypes, ...TOOL_ITEM_TYPES]) }),
 ])
 
+/** An assistant message (`type: 'message'`): `id`, `role`, `content` ({@link ContentPart}s), `status`, and `phase` on newer models. */
 export type MessageItem = v.InferOutput<typeof MessageItemSchema>
+/** Reasoning (`type: 'reasoning'`): `id`, its `summary` parts, raw `content` (some servers), or only `encrypted_content`. */
 export type ReasoningItem = v.InferOutput<typeof ReasoningItemSchema>
+/** A call of one of the caller's function tools (`type: 'function_call'`): `name`, `arguments` (JSON text) and `call_id`, to answer with. */
 export type FunctionCallItem = v.InferOutput<typeof FunctionCallItemSchema>
+/** A call of a custom (free-form) tool (`type: 'custom_tool_call'`): `name`, `input` (the tool's raw text) and `call_id`. */
 export type CustomToolCallItem = v.InferOutput<typeof CustomToolCallItemSchema>
-/** One output item of a response. */
+/**
+ * One output item of a response, by `type`: {@link MessageItem},
+ * {@link ReasoningItem}, {@link FunctionCallItem}, {@link CustomToolCallItem},
+ * the built-in tools' items ({@link WebSearchCallItem}, …), or another kind
+ * with its `type` ({@link UnknownType}). Narrow with `item.type`.
+ */
 export type OutputItem = v.InferOutput<typeof OutputItemSchema>

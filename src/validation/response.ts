@@ -58,9 +58,27 @@ export const ResponseSchema = v.looseObject({
   incomplete_details: v.nullish(v.looseObject({ reason: v.nullish(v.string()) })),
 })
 
+/**
+ * Token usage of a response, in either shape seen in real traffic:
+ * `input_tokens`/`output_tokens` (with `input_tokens_details.cached_tokens`,
+ * `output_tokens_details.reasoning_tokens`) or the interface's
+ * `prompt_tokens`/`completion_tokens` (with `prompt_tokens_details`,
+ * `completion_tokens_details`), and `total_tokens`. {@link usageOf} sums either.
+ */
 export type Usage = v.InferOutput<typeof UsageSchema>
+/**
+ * A response's status: the interface's `completed`, `incomplete`,
+ * `in_progress` and `failed`, and `queued` and `cancelled` seen in real traffic.
+ *
+ * @useDeclaredType
+ */
 export type ResponseStatus = v.InferOutput<typeof ResponseStatusSchema>
-/** A model response. */
+/**
+ * A model response: `id`, `object` (`'response'`), `created_at`, `model`,
+ * `status` ({@link ResponseStatus}), `output` ({@link OutputItem}s),
+ * `output_text`, `usage` ({@link Usage}), `error` (`code`, `message`) and
+ * `incomplete_details` (`reason`). Other fields pass through as they came.
+ */
 export type Response = v.InferOutput<typeof ResponseSchema>
 
 /** Statuses after which a response does not change any more. */

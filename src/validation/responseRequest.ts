@@ -63,5 +63,12 @@ export const ResponseRequestSchema = v.looseObject(
   objectMessage,
 )
 
-/** A response-creation body as the caller writes it. */
+/**
+ * A response-creation body as the caller writes it: `model` (required),
+ * `input` (text or message objects), `instructions`, `previous_response_id`,
+ * `stream`, `background`, `store`, `tools`, `tool_choice`, `text` (e.g. a
+ * {@link JsonSchemaFormat}), `reasoning`, `max_output_tokens`, `temperature`,
+ * `top_p`, `metadata`, `include` and the interface's other fields, each
+ * checked before sending. Fields the interface does not list are sent as given.
+ */
 export type ResponseRequest = v.InferInput<typeof ResponseRequestSchema>

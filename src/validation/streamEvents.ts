@@ -23,9 +23,19 @@ type KnownType = keyof typeof schemas
 export type KnownStreamEvent = { [K in KnownType]: v.InferOutput<(typeof schemas)[K]> }[KnownType]
 
 /** The event of one type, e.g. `StreamEvent<'response.function_call_arguments.done'>`. */
-export type StreamEvent<T extends KnownType> = Extract<KnownStreamEvent, { type: T }>
+export type StreamEvent<T extends KnownType> = Extract<
+  KnownStreamEvent,
+  {
+    /** The event type to pick. */
+    type: T
+  }
+>
 
-/** Every event type this version models. */
+/**
+ * Every event type this version models.
+ *
+ * @useDeclaredType
+ */
 export type KnownEventType = KnownType
 
 /**
@@ -37,7 +47,9 @@ export type UnknownEventType = UnknownType
 
 /** An event of a type this version does not model, passed through as it came. */
 export interface UnknownStreamEvent {
+  /** Its type, one this version does not model. */
   readonly type: UnknownEventType
+  /** Its position in the stream, when the server numbers events. */
   readonly sequence_number?: number
   readonly [field: string]: unknown
 }

@@ -67,10 +67,17 @@ function taskReply(field: 'videos' | 'images') {
 /** Task result replies of video and image models. */
 export const TaskReplySchemas = { video: taskReply('videos'), image: taskReply('images') } as const
 
+/**
+ * `task_info` as read back: `id`, `status` ({@link TaskStatus}, in the
+ * interface's words whatever vocabulary the gateway used), `created_at`,
+ * `updated_at`, and `error` ({@link TaskError}), always there when `failed`.
+ */
 export type TaskInfo = v.InferOutput<typeof TaskInfoSchema>
+/** `task_info.error` of a failed task: `code`, `title` and `detail`. */
 export type TaskError = v.InferOutput<typeof TaskErrorSchema>
+/** The 202 reply to task creation: `task_info` with `id`, `created_at` and `updated_at`, and no status yet. */
 export type TaskCreated = v.InferOutput<typeof TaskCreatedSchema>
-/** A task result reply; `videos` or `images` holds the URLs once completed. */
+/** A task result reply: `task_info` ({@link TaskInfo}), and `videos` or `images`, which hold the URLs once completed. */
 export type TaskReply = v.InferOutput<(typeof TaskReplySchemas)['video']>
 
 /** Checks a task id, a UUID, before it becomes a path segment. */

@@ -29,5 +29,10 @@ export const TextToVideoRequestSchema = v.strictObject(entries, (issue) =>
 /** The same rules, letting fields the interface does not list through (e.g. newer model options). */
 export const TextToVideoRequestLooseSchema = v.looseObject(entries, objectMessage)
 
-/** A text-to-video creation body as the caller writes it. */
+/**
+ * A text-to-video creation body as the caller writes it: `prompt` (required),
+ * `negative_prompt`, `size` (one of {@link VIDEO_SIZES}), `duration`, `seed`,
+ * `audio`, `audio_url` (a custom WAV or MP3, see {@link CUSTOM_AUDIO}) and
+ * `prompt_extend`, each checked against the interface before sending.
+ */
 export type TextToVideoRequest = v.InferInput<typeof TextToVideoRequestSchema>

@@ -133,10 +133,17 @@ export const TOOL_ITEM_SCHEMAS = [
 /** Their `type`s. */
 export const TOOL_ITEM_TYPES = TOOL_ITEM_SCHEMAS.map((schema) => schema.entries.type.literal)
 
+/** A web search (`type: 'web_search_call'`): its `action` says what was searched or opened (`query`, `url`), with the `sources` found. */
 export type WebSearchCallItem = v.InferOutput<typeof WebSearchCallItemSchema>
+/** A search of the caller's vector stores (`type: 'file_search_call'`): the `queries` made and, when included, the `results`. */
 export type FileSearchCallItem = v.InferOutput<typeof FileSearchCallItemSchema>
+/** Code the code interpreter ran (`type: 'code_interpreter_call'`): `code`, `container_id`, and its `outputs` (logs or images). */
 export type CodeInterpreterCallItem = v.InferOutput<typeof CodeInterpreterCallItemSchema>
+/** An image the image-generation tool made (`type: 'image_generation_call'`): `result` is the image, base64-encoded. */
 export type ImageGenerationCallItem = v.InferOutput<typeof ImageGenerationCallItemSchema>
+/** A call of a tool on a remote MCP server (`type: 'mcp_call'`): `server_label`, `name`, `arguments`, and its `output` or `error`. */
 export type McpCallItem = v.InferOutput<typeof McpCallItemSchema>
+/** The `tools` an MCP server offers (`type: 'mcp_list_tools'`), by `server_label`. */
 export type McpListToolsItem = v.InferOutput<typeof McpListToolsItemSchema>
+/** The model asks the caller to approve an MCP tool call (`type: 'mcp_approval_request'`); answer with an `mcp_approval_response`. */
 export type McpApprovalRequestItem = v.InferOutput<typeof McpApprovalRequestItemSchema>

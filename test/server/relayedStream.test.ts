@@ -1,0 +1,71 @@
+import { createServer } from 'node:http'
+import { connect, type Socket } from 'node:net'
+import { describe, expect, it } from 'vitest'
+import type { GatewayHandler } from '../../src/server/index.js'
+import { serveNode } from '../../src/server/node.js'
+import { RelayedStream } from '../../src/server/relayedStream.js'
+import { listen, signal } from './helpers.js'
+
+const encode = (text: string) => new TextEncoder().encode(text)
+
+/** Chunks made by `make(n)` for the n-th read (done when it gives undefined), recording reads and a stop. */
+function chunksOf(make: (n: number) => Uint8Array | undefined) {
+  const seen = { reads: 0, stopped: false }
+  const iterable: AsyncIterable<Uint8Array> = {
+    [Symbol.asyncIterator]: () => ({
+      next: async () => {
+        const value = make(++seen.reads)
+        return value ? { done: false, value } : { done: true, value: undefined }
+      },
+      return: async () => {
+        seen.stopped = true
+        return { done: true, value: undefined }
+      },
+    }),
+  }
+  return { iterable, seen }
+}
+
+describe('RelayedStream', () => {
+  it('is a Response whose body pulls its chunks only when read', async () => {
+    const { iterable, seen } = chunksOf((n) => (n <= 2 ? encode(`data: ${n}\n\n`) : undefined))
+    const response = new RelayedStream(iterable, { status: 200, headers: { 'content-type': 'text/event-stream' } })
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(seen.reads).toBe(0)
+    expect([response.status, response.headers.get('content-type'), await response.text()]).toEqual([200, 'text/event-stream', 'data: 1\n\ndata: 2\n\n'])
+  })
+
+  it('stops its chunks when its body is cancelled', async () => {
+    const { iterable, seen } = chunksOf(() => encode('data: 1\n\n'))
+    await new RelayedStream(iterable, {}).body!.cancel()
+    expect(seen.stopped).toBe(true)
+  })
+
+  it('is written by the Node adapter from its chunks, no further while a part is unread, and stopped when the browser leaves', async () => {
+    let browser: Socket | undefined
+    // Far more than the connection's buffers hold while the browser reads nothing.
+    const huge = new Uint8Array(32 * 1024 * 1024).fill(0x61)
+    const { iterable, seen } = chunksOf((n) => {
+      // Once this part is written and the adapter waits for room, the browser leaves.
+      if (n === 1) setImmediate(() => browser!.destroy())
+      return huge
+    })
+    const response = new RelayedStream(iterable, { status: 200 })
+    const handler: GatewayHandler = Object.assign(async () => response, { basePath: '/api/rxgate' })
+    const served: Array<Promise<void>> = []
+    const url = await listen(createServer((req, res) => void served.push(serveNode(handler, req, res))))
+    const arrived = signal()
+    browser = connect(Number(new URL(url).port), '127.0.0.1', () => {
+      browser!.write('GET /api/rxgate/x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+      arrived.resolve()
+    })
+    browser.on('error', () => {})
+    browser.pause()
+    await arrived.promise
+    while (served.length === 0) await new Promise((resolve) => setImmediate(resolve))
+    await expect(served[0]).resolves.toBeUndefined()
+    expect(seen).toEqual({ reads: 1, stopped: true })
+    // The web body was left alone: the chunks went straight to the socket.
+    expect(response.bodyUsed).toBe(false)
+  })
+})
