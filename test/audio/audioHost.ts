@@ -48,13 +48,24 @@ export async function audioHost(file: Uint8Array, behaviour: HostBehaviour = {})
   }
 }
 
+/** Waits for 'drain' or 'close', whichever comes first, leaving no listener of the other on the response. */
+function drainOrClose(res: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done).off('close', done)
+      resolve()
+    }
+    res.once('drain', done).once('close', done)
+  })
+}
+
 /** Writes `body` with backpressure, in `piece`-byte writes a moment apart when asked, stopping at `stallAfter`. */
 async function pump(res: http.ServerResponse, body: Uint8Array, piece = 64 * 1024, stallAfter = Infinity, count: (n: number) => void): Promise<void> {
   for (let at = 0; at < body.length; at += piece) {
     if (res.destroyed || at >= stallAfter) return // stalled: the reply stays open
     const part = body.subarray(at, Math.min(at + piece, stallAfter, body.length))
     count(part.length)
-    if (!res.write(part)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve))
+    if (!res.write(part)) await drainOrClose(res)
     if (piece < 64 * 1024) await new Promise((resolve) => setTimeout(resolve, 1))
   }
   if (body.length <= stallAfter) res.end()
