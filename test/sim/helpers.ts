@@ -103,3 +103,17 @@ export async function readSome(res: Response, enough: number, abort: AbortContro
   await reader.cancel().catch(() => {})
   return Buffer.concat(parts)
 }
+
+/** A strict function tool with a schema of three kinds of field, as the simulator's tool tests offer it. */
+export const WEATHER = {
+  type: 'function',
+  name: 'get_weather',
+  description: 'Weather at a place',
+  parameters: {
+    type: 'object',
+    properties: { location: { type: 'string', minLength: 2 }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] }, days: { type: 'integer', minimum: 1, maximum: 7 } },
+    required: ['location', 'unit', 'days'],
+    additionalProperties: false,
+  },
+  strict: true,
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Simulator } from '../../src/sim/index.js'
-import { type Frame, json, RESPONSES, simulator, stream } from './helpers.js'
+import { json, RESPONSES, simulator, stream, type Frame, WEATHER } from './helpers.js'
 import { problems } from './schemaCheck.js'
 import { wellFormed } from './wellFormed.js'
 
@@ -8,17 +8,6 @@ import { wellFormed } from './wellFormed.js'
 // before a call, a structured answer after tool outputs, and arguments that
 // break the schema, corrected once the tool reports the error.
 
-const WEATHER = {
-  type: 'function',
-  name: 'get_weather',
-  parameters: {
-    type: 'object',
-    properties: { location: { type: 'string', minLength: 2 }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] }, days: { type: 'integer', minimum: 1, maximum: 7 } },
-    required: ['location', 'unit', 'days'],
-    additionalProperties: false,
-  },
-  strict: true,
-}
 const FORECAST = {
   type: 'object',
   properties: { location: { type: 'string' }, temperature: { type: 'number' }, sky: { type: 'string', enum: ['clear', 'cloudy'] }, summary: { type: 'string' } },

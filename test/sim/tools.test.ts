@@ -1,20 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { call, frames, json, RESPONSES, simulator, stream } from './helpers.js'
+import { call, frames, json, RESPONSES, simulator, stream, WEATHER } from './helpers.js'
 import { problems } from './schemaCheck.js'
 import { wellFormed } from './wellFormed.js'
 
-const WEATHER = {
-  type: 'function',
-  name: 'get_weather',
-  description: 'Weather at a place',
-  parameters: {
-    type: 'object',
-    properties: { location: { type: 'string', minLength: 2 }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] }, days: { type: 'integer', minimum: 1, maximum: 7 } },
-    required: ['location', 'unit', 'days'],
-    additionalProperties: false,
-  },
-  strict: true,
-}
 const TIME = { type: 'function', name: 'get_time', parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] } }
 
 describe('simulator: function calls and structured output', () => {
