@@ -6,6 +6,7 @@ import { checkLoopbackCaller } from './loopback.js'
 import { settingsOf, type GatewayHandlerOptions, type HandlerSettings } from './options.js'
 import { errorReply, jsonReply, Refusal } from './reply.js'
 import { routeTable, type Route } from './routes.js'
+import { fetchCall, type CallGateway } from './upstream.js'
 
 /**
  * A fetch-style handler: a standard `Request` in, a standard `Response` out.
@@ -62,9 +63,10 @@ export interface GatewayHandler {
 export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHandler {
   const settings = settingsOf(options)
   const routes = routeTable(settings)
-  const handle = async (request: Request): Promise<Response> => {
+  const viaFetch = fetchCall(settings.fetch)
+  const respond = async (request: Request, call: CallGateway): Promise<Response> => {
     try {
-      return await answer(settings, routes, request)
+      return await answer(settings, routes, request, call)
     } catch (error) {
       if (error instanceof Refusal) return errorReply(error.status, error.code, error.message, error.headers)
       if (isInvalidRequestError(error)) {
@@ -76,10 +78,32 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
       return errorReply(500, 'internal_error', 'The gateway handler failed; see the server log.')
     }
   }
-  return Object.assign(handle, { basePath: settings.basePath })
+  const handler = Object.assign((request: Request) => respond(request, viaFetch), { basePath: settings.basePath })
+  // With a `fetch` of the app's own, every call goes through it; else the Node adapters may reach the gateway their faster way.
+  if (!options.fetch) Object.defineProperty(handler, VIA, { value: respond })
+  return handler
 }
 
-async function answer(settings: HandlerSettings, routes: ReturnType<typeof routeTable>, request: Request): Promise<Response> {
+const VIA = Symbol('rxgate.answerVia')
+
+/**
+ * The handler's answer with the gateway reached through `call`, for the
+ * Node adapters (undici's dispatcher: no web streams between the gateway's
+ * socket and the browser's); the handler's own answer when it was given a
+ * `fetch` (every call then goes through it) or is not one of
+ * {@link createGatewayHandler}'s.
+ *
+ * @example
+ * ```ts
+ * const response = await answerVia(handler, request, undiciCall)
+ * ```
+ */
+export function answerVia(handler: GatewayHandler, request: Request, call: CallGateway): Promise<Response> {
+  const via = (handler as { [VIA]?: (request: Request, call: CallGateway) => Promise<Response> })[VIA]
+  return via ? via(request, call) : handler(request)
+}
+
+async function answer(settings: HandlerSettings, routes: ReturnType<typeof routeTable>, request: Request, call: CallGateway): Promise<Response> {
   const url = new URL(request.url)
   // Open to every caller: only under this machine's own names, never one a remote page made resolve here.
   if (!settings.authorize) checkLoopbackCaller(request, url)
@@ -100,7 +124,7 @@ async function answer(settings: HandlerSettings, routes: ReturnType<typeof route
   } else {
     checkModel(settings, route, undefined)
   }
-  return forward(settings, route, body, request)
+  return forward(settings, route, body, request, call)
 }
 
 function checkModel(settings: HandlerSettings, route: Route, json: unknown): void {

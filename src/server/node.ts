@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { GatewayHandler } from './handler.js'
+import { answerVia, type GatewayHandler } from './handler.js'
+import { nodeCall } from './nodeCall.js'
 import { toRequest, type NodeRequestLike } from './nodeRequest.js'
+import { RelayedStream } from './relayedStream.js'
 
 export type { NodeRequestLike } from './nodeRequest.js'
 
@@ -11,9 +13,12 @@ export type { NodeRequestLike } from './nodeRequest.js'
  * Requests outside the handler's `basePath` get its JSON 404. The reply is
  * written as it arrives (events are not held back), with backpressure; when
  * the browser goes away the handler's request is aborted, which aborts the
- * gateway call. A reply sent before the request's body has all arrived (a
- * refusal: too large, too slow, unauthorized) closes the connection, rather
- * than reading on a body no one wants.
+ * gateway call. Unless the handler was given a `fetch`, the gateway is
+ * called through undici's dispatcher rather than `fetch`, so a stream goes
+ * from the gateway's socket to the browser's with no web stream between
+ * (see `undiciCall`). A reply sent before the request's body has all
+ * arrived (a refusal: too large, too slow, unauthorized) closes the
+ * connection, rather than reading on a body no one wants.
  *
  * @example
  * ```ts
@@ -30,6 +35,8 @@ export type { NodeRequestLike } from './nodeRequest.js'
  * ```
  */
 export function nodeListener(handler: GatewayHandler): (req: IncomingMessage, res: ServerResponse) => void {
+  // Loaded now rather than at the first request.
+  nodeCall()
   return (req, res) => {
     serveNode(handler, req, res).catch(() => res.destroy())
   }
@@ -49,7 +56,7 @@ export async function serveNode(handler: GatewayHandler, req: NodeRequestLike, r
     res.writeHead(400, { 'content-type': 'application/json', 'cache-control': 'no-store' })
     return void res.end(JSON.stringify({ error: { message: 'The request could not be read (its URL or headers are malformed).', type: 'invalid_request_error', param: null, code: 'bad_request' } }))
   }
-  const response = await handler(request)
+  const response = await answerVia(handler, request, nodeCall())
   if (left.signal.aborted) {
     await response.body?.cancel().catch(() => {})
     return
@@ -60,11 +67,13 @@ export async function serveNode(handler: GatewayHandler, req: NodeRequestLike, r
   if (!response.body) return void res.end()
   // Headers go at once: a stream's first event may be a while coming.
   res.flushHeaders()
-  const reader = response.body.getReader()
-  left.signal.addEventListener('abort', () => void reader.cancel().catch(() => {}), { once: true })
+  // A relayed stream is read as the chunks it is made of: no web stream between the gateway's socket and the browser's.
+  const chunks = response instanceof RelayedStream ? response.chunks : readerChunks(response.body.getReader())
+  left.signal.addEventListener('abort', () => void chunks.return?.().catch(() => {}), { once: true })
   try {
-    for (;;) {
-      const { done, value } = await reader.read()
+    // Once the browser has left, nothing more is read, whatever the source does when stopped.
+    while (!left.signal.aborted) {
+      const { done, value } = await chunks.next()
       if (done) break
       if (!res.write(value)) await drained(res, left.signal)
     }
@@ -72,6 +81,17 @@ export async function serveNode(handler: GatewayHandler, req: NodeRequestLike, r
   } catch {
     // The gateway's stream broke: break the browser's too, so its client sees a cut reply (and may resume), not a clean end.
     res.destroy()
+  }
+}
+
+/** A web stream's reader as an iterator: stopping it cancels the stream. */
+function readerChunks(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncIterator<Uint8Array> {
+  return {
+    next: async () => (await reader.read()) as IteratorResult<Uint8Array>,
+    return: async () => {
+      await reader.cancel()
+      return { done: true, value: undefined }
+    },
   }
 }
 

@@ -2,7 +2,9 @@ import type { IncomingMessage } from 'node:http'
 
 /** A `node:http` request as the adapters read it: Express's adds `originalUrl` (the path before mounting) and maybe a parsed `body`. */
 export interface NodeRequestLike extends IncomingMessage {
+  /** Express: the path before the router was mounted, which the handler routes by. */
   readonly originalUrl?: string
+  /** The body a body parser already read: a string or bytes are sent on as they are, anything else as JSON. */
   readonly body?: unknown
 }
 

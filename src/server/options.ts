@@ -19,7 +19,8 @@ export interface GatewayHandlerOptions {
   /**
    * The path the handler answers under: the browser client's `baseUrl`.
    * A request to `{basePath}/vendors/…` is forwarded as `{baseUrl}/vendors/…`.
-   * Default `/api/rxgate`.
+   *
+   * @defaultValue `'/api/rxgate'`
    */
   readonly basePath?: string
   /**
@@ -49,7 +50,7 @@ export interface GatewayHandlerOptions {
   /**
    * Lets every call through with no `authorize`: anyone who can reach the
    * server spends the key. Only for a server no one else can reach (a demo
-   * on 127.0.0.1, a test). Default false.
+   * on 127.0.0.1, a test).
    *
    * Such a relay answers only calls to a loopback name (`localhost`,
    * `*.localhost`, 127.0.0.0/8, `[::1]`, any port; the request URL's host,
@@ -57,12 +58,16 @@ export interface GatewayHandlerOptions {
    * loopback page; any other gets a JSON 403, `host_not_allowed`. So a site
    * whose name is made to resolve to 127.0.0.1 (DNS rebinding) cannot spend
    * the key. A relay reached by any other name needs `authorize`.
+   *
+   * @defaultValue `false`
    */
   readonly allowUnauthenticated?: boolean
   /**
    * Models a caller may use: response-creation `model` values (e.g.
    * `gpt-4.1-mini`) and task endpoint names (e.g. `vendor-b/t2v-spark`).
-   * Anything else gets a JSON 403. Default: no restriction.
+   * Anything else gets a JSON 403.
+   *
+   * @defaultValue `undefined` (every model)
    */
   readonly models?: readonly string[]
   /**
@@ -71,29 +76,38 @@ export interface GatewayHandlerOptions {
    * result paths. For example `[endpoints.i2vSpark]` allows creating
    * image-to-video tasks. Each is checked at start as the task calls check
    * one (a name, a kind, paths of plain segments).
+   *
+   * @defaultValue `[]`
    */
   readonly taskEndpoints?: readonly TaskEndpoint[]
-  /** Largest request body, in bytes; a larger one gets a JSON 413 and is not read further. Default 1 MiB. */
+  /** Largest request body, in bytes; a larger one gets a JSON 413 and is not read further. @defaultValue `1024 * 1024` (1 MiB) */
   readonly maxBodyBytes?: number
   /**
    * Time for a request body to arrive whole, in milliseconds, from when it
    * starts being read; a slower one gets a JSON 408 and is not read further,
-   * so a caller sending a byte now and then cannot hold the server. Default 10,000.
+   * so a caller sending a byte now and then cannot hold the server.
+   *
+   * @defaultValue `10_000`
    */
   readonly bodyTimeoutMs?: number
-  /** Largest JSON reply read from the gateway, in bytes (masked before it is passed on). Default 32 MiB, the client's own limit. */
+  /** Largest JSON reply read from the gateway, in bytes (masked before it is passed on). @defaultValue `32 * 1024 * 1024`, the client's own limit ({@link DEFAULTS | DEFAULTS.maxBodyBytes}) */
   readonly maxReplyBytes?: number
-  /** Path of response creation at the gateway, as in the client. Default `/vendors/vendor-a/v1/responses`. */
+  /** Path of response creation at the gateway, as in the client. @defaultValue `'/vendors/vendor-a/v1/responses'` ({@link DEFAULTS | DEFAULTS.responsesPath}) */
   readonly responsesPath?: string
-  /** Let fields the interface does not list through in text-to-video bodies, as the client's `allowUnknownFields`. Default false. */
+  /** Let fields the interface does not list through in text-to-video bodies, as the client's `allowUnknownFields`. @defaultValue `false` */
   readonly allowUnknownTextToVideoFields?: boolean
   /** Extra headers sent upstream with every call (they cannot replace `Authorization`). Names and values are checked at start. */
   readonly headers?: Readonly<Record<string, string>>
-  /** The `fetch` used to reach the gateway. Default: Node's global `fetch` (undici). */
+  /**
+   * The `fetch` used to reach the gateway; when given, every call goes through it.
+   * @defaultValue the global `fetch` for the fetch-style handler; under `nodeListener` and `expressMiddleware`, undici's dispatcher directly (the global dispatcher when one is set), asking for an uncompressed reply
+   */
   readonly fetch?: typeof globalThis.fetch
   /**
    * Called with an unexpected failure (a throwing `authorize`, a bug), masked
-   * of the key, before the caller gets a JSON 500. Default: `console.error`.
+   * of the key, before the caller gets a JSON 500.
+   *
+   * @defaultValue `console.error`
    */
   readonly onError?: (error: unknown, request: Request) => void
 }

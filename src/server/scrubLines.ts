@@ -1,24 +1,17 @@
-import { keyStretches, MASK, MIN_SECRET_LENGTH, scrubText } from '../errors/redact.js'
-
-/** The longest line held back while waiting for its end, in bytes (characters, for the ASCII of real events): an event larger than the client's own limit is broken anyway. */
-const MAX_LINE_BYTES = 16 * 1024 * 1024
-const MASK_BYTES = new TextEncoder().encode(MASK)
+import { concat, lineScrubber } from './lineScrubber.js'
 
 /**
  * Masks the key in a stream of server-sent events as it passes, raw or
  * written with JSON escapes (`\u0073k-…`, `\/`), so no `data:` line, an
  * `error` event's included, decodes to the key or an 8-character piece of
- * it. Each chunk is passed on at once up to its last line end; only the
- * unfinished last line waits for the next chunk. A key, escaped or not,
- * holds no line break, so every stretch of it lies within one complete line
- * when that line is masked, wherever the chunks were cut; and since an
- * event is only complete at a blank line, no event reaches the browser
- * later than it would unmasked.
+ * it. Each chunk is passed on at once up to its last line end, as one
+ * chunk; only the unfinished last line waits for the next chunk (see
+ * {@link lineScrubber}), so no event reaches the browser later than it
+ * would unmasked. A line longer than 16 MiB breaks the stream. For a key
+ * too short to mask (a local placeholder) the bytes pass as they came.
  *
- * An ASCII key (every real one) is searched for in the bytes themselves,
- * read one character per byte: UTF-8 never uses an ASCII byte inside a
- * multibyte character, so a match there is the key, and lines without it
- * pass on as the very bytes that came, with no decoding or encoding.
+ * This is the relay's form for a web stream (the reply of a `fetch`); a
+ * body pulled chunk by chunk in Node goes through {@link scrubbedChunks}.
  *
  * @example
  * ```ts
@@ -26,86 +19,17 @@ const MASK_BYTES = new TextEncoder().encode(MASK)
  * ```
  */
 export function scrubLines(secret: string): TransformStream<Uint8Array, Uint8Array> {
-  // Keys this short are local placeholders that scrubText leaves alone, so there is nothing to mask.
-  if (secret.length < MIN_SECRET_LENGTH) return new TransformStream()
-  const ascii = [...secret].every((c) => c.charCodeAt(0) < 0x80)
-  const scrub = ascii ? (bytes: Uint8Array) => scrubBytes(bytes, secret) : (bytes: Uint8Array) => scrubUtf8(bytes, secret)
-  // The unfinished line, as the chunks it came in: joined once, when its end comes, so a long line costs its length, not its length squared.
-  let pending: Uint8Array[] = []
-  let size = 0
-  const line = (last: Uint8Array) => {
-    const bytes = pending.length === 0 ? last : concat(pending, last, size)
-    pending = []
-    size = 0
-    return bytes
-  }
+  const lines = lineScrubber(secret)
+  if (!lines) return new TransformStream()
   return new TransformStream({
     transform(chunk, controller) {
-      // Only the new chunk is searched: what is pending holds no line end.
-      const end = lastLineEnd(chunk) + 1
-      if (end > 0) controller.enqueue(scrub(line(chunk.subarray(0, end))))
-      if (end === chunk.length) return
-      pending.push(chunk.subarray(end))
-      size += chunk.length - end
-      if (size > MAX_LINE_BYTES) controller.error(new Error(`A stream line is longer than ${MAX_LINE_BYTES} characters.`))
+      const [first, rest] = lines.push(chunk)
+      // One chunk out for each chunk in.
+      if (first) controller.enqueue(rest ? concat([first], rest, first.length) : first)
     },
     flush(controller) {
-      if (size > 0) controller.enqueue(scrub(line(new Uint8Array(0))))
+      const out = lines.end()
+      if (out) controller.enqueue(out)
     },
   })
-}
-
-/** `bytes` with every stretch of the key masked; the same bytes when there is none. */
-function scrubBytes(bytes: Uint8Array, secret: string): Uint8Array {
-  const stretches = keyStretches(latin1(bytes), secret)
-  if (stretches.length === 0) return bytes
-  const masked = stretches.reduce((sum, [start, end]) => sum + MASK_BYTES.length - (end - start), 0)
-  const out = new Uint8Array(bytes.length + masked)
-  let pos = 0
-  let at = 0
-  for (const [start, end] of stretches) {
-    out.set(bytes.subarray(pos, start), at)
-    at += start - pos
-    out.set(MASK_BYTES, at)
-    at += MASK_BYTES.length
-    pos = end
-  }
-  out.set(bytes.subarray(pos), at)
-  return out
-}
-
-const utf8 = new TextDecoder()
-const encoder = new TextEncoder()
-
-/** The slow way, for a key that is not ASCII: lines end at ASCII bytes, so each slice is whole UTF-8. */
-function scrubUtf8(bytes: Uint8Array, secret: string): Uint8Array {
-  const text = utf8.decode(bytes)
-  const clean = scrubText(text, secret)
-  return clean === text ? bytes : encoder.encode(clean)
-}
-
-// Node's Buffer reads bytes as Latin-1 fastest; elsewhere windows-1252 (what the WHATWG calls latin1) also gives one character per byte.
-const NodeBuffer = (globalThis as { Buffer?: { from(b: ArrayBufferLike, offset: number, length: number): { toString(encoding: 'latin1'): string } } }).Buffer
-const latin1Decoder = new TextDecoder('latin1')
-function latin1(bytes: Uint8Array): string {
-  return NodeBuffer ? NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1') : latin1Decoder.decode(bytes)
-}
-
-/** The index of the last CR or LF in a chunk, or -1. Searched from the end: a line end is rarely far from it. */
-function lastLineEnd(bytes: Uint8Array): number {
-  let i = bytes.length - 1
-  while (i >= 0 && bytes[i] !== 0x0a && bytes[i] !== 0x0d) i--
-  return i
-}
-
-/** `pieces` (`size` bytes in all) and `last`, in one array. */
-function concat(pieces: readonly Uint8Array[], last: Uint8Array, size: number): Uint8Array {
-  const out = new Uint8Array(size + last.length)
-  let at = 0
-  for (const piece of pieces) {
-    out.set(piece, at)
-    at += piece.length
-  }
-  out.set(last, at)
-  return out
 }
