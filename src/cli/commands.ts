@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { concat, concatMap, defer, from, ignoreElements, map, of, tap, type Observable } from 'rxjs'
+import { concat, concatMap, defer, from, ignoreElements, map, of, tap, throwError, type Observable } from 'rxjs'
 import { audioPreflight$ } from './audio.js'
 import { download$ } from './download.js'
 import { responseText } from '../operators/outputText.js'
@@ -145,6 +145,9 @@ function saveResult$(done: Extract<TaskEvent, { type: 'completed' }>, out: strin
     return download$(url, file, { ...(done.expiresAt ? { expiresAt: done.expiresAt } : {}), onProgress, allowHosts: [baseUrl] }).pipe(
       tap((bytes) => (saved.push({ file, bytes }), io.progress.line(`Saved ${bytes} bytes to ${file}`))),
     )
+  }
+  if (done.urls.length === 0) {
+    return throwError(() => new Error(`Task ${done.taskId} completed without a result URL, so nothing was saved: check that the endpoint is the right kind (video or image)`))
   }
   return from(done.urls).pipe(
     concatMap(one$),

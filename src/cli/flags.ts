@@ -32,6 +32,9 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly FlagName[]>> = {
   bot: [...EVERY, 'topic', 'model', 'out', 'poll-ms'],
 }
 
+/** The most positional arguments each command takes after its name (text with spaces comes quoted, as one). */
+const MOST_ARGUMENTS: Readonly<Record<string, number>> = { help: 1, sim: 0, respond: 1, video: 1, task: 2, bot: 1 }
+
 /** The command line read: the flags' values and the positionals, the command first. */
 export type ReadArgs = ReturnType<typeof parseArgs<{ options: typeof FLAGS; allowPositionals: true }>>
 
@@ -58,8 +61,13 @@ export function readArgs(argv: readonly string[], isCommand: (name: string) => b
     if (!Object.hasOwn(FLAGS, token.name)) throw new UsageError(`unknown flag ${flag}`)
     if (!allowed.includes(token.name as FlagName)) throw new UsageError(command === 'main' ? `${flag} needs a command` : `${flag} is not a flag of rxgate ${command}`)
     const type = FLAGS[token.name as FlagName].type
-    if (type === 'string' && (token.value === undefined || (!token.inlineValue && token.value.startsWith('-') && token.value.length > 1))) throw new UsageError(`${flag} needs a value`)
+    if (type === 'string' && (token.value === undefined || token.value.trim() === '' || (!token.inlineValue && token.value.startsWith('-') && token.value.length > 1))) throw new UsageError(`${flag} needs a value`)
     if (type === 'boolean' && token.inlineValue) throw new UsageError(`${flag} takes no value`)
+  }
+  const given = tokens.filter((t) => t.kind === 'positional').length - (command === 'main' ? 0 : 1)
+  const most = MOST_ARGUMENTS[command]
+  if (most !== undefined && given > most) {
+    throw new UsageError(`rxgate ${command} takes ${most === 0 ? 'no argument' : most === 1 ? 'one argument' : `${most} arguments`} (got ${given}); quote text that has spaces`)
   }
   try {
     return { args: parseArgs({ args: [...argv], options: FLAGS, allowPositionals: true }), command }

@@ -23,15 +23,17 @@ const ADVICE: Record<HttpErrorKind, string> = {
 
 // A 429 is not always a rate limit: out of credit, a spend cap or a billing
 // problem is answered 429 too, and no retry fixes those.
-const PERMANENT_429 = /insufficient_quota|billing|spend|budget|credit|balance/i
+const PERMANENT_429 = /billing|spend|budget|credit|balance/i
 // "Quota" alone is ambiguous: a per-minute quota (Google's "Quota exceeded for
 // quota metric '… per minute'") is a rate limit, and passes.
 const QUOTA = /quota/i
-const RATE = /per (second|minute|hour)|rate|\b[RT]P[SM]\b/i
+// A rate limit says so, and may still mention billing: OpenAI's per-minute
+// 429 links to the billing page to raise the limit.
+const RATE = /per (second|minute|hour)|\brate\b|rate[_ -]?limit|\b[RT]P[SM]\b/i
 
 function permanent429(code: string | number | undefined, type: string | undefined, message: string | undefined): boolean {
   const said = `${code ?? ''} ${type ?? ''} ${message ?? ''}`
-  return PERMANENT_429.test(said) || (QUOTA.test(said) && !RATE.test(said))
+  return /insufficient_quota/i.test(said) || (!RATE.test(said) && (PERMANENT_429.test(said) || QUOTA.test(said)))
 }
 
 /**

@@ -42,7 +42,7 @@ export function toolSet(body: ResponseRequest, tools: ToolHandlers | readonly To
     if (entries.has(d.name) || offered.includes(d.name)) return void issues.push({ path: `tools[${i}]`, message: `offers ${JSON.stringify(d.name)} a second time` })
     entries.set(d.name, { handler: d.execute, parameters: d.parameters })
   })
-  const defined = tools.filter((d) => entries.get(d?.name)?.handler === d.execute)
+  const defined = tools.filter((d) => d != null && entries.get(d.name)?.handler === d.execute)
   return {
     body: { ...body, tools: [...(body.tools ?? []), ...defined.map(functionTool)] } as ResponseRequest,
     names: [...offered, ...entries.keys()],

@@ -84,7 +84,7 @@ export function httpError(conn: Connection, spec: RequestSpec, res: Pick<Transpo
     // Masked before anything can cut it: a cut key would leave a fragment.
     body: conn.secret ? scrubText(body, conn.secret) : body,
     retryAfterMs: retryAfterMs(res),
-    requestId: requestIdOf((name) => res.header(name)),
+    requestId: safeRequestId(requestIdOf((name) => res.header(name)), conn.secret),
   })
 }
 
@@ -158,4 +158,9 @@ export function connectionError(spec: RequestSpec, err: unknown, inBody: boolean
 export function pathOnly(path: string): string {
   const q = path.indexOf('?')
   return q === -1 ? path : path.slice(0, q)
+}
+
+/** A request id that holds the key (a proxy echoing the credential) is no id to print: dropped. */
+function safeRequestId(id: string | undefined, secret: string | undefined): string | undefined {
+  return id !== undefined && secret && scrubText(id, secret) !== id ? undefined : id
 }

@@ -30,6 +30,9 @@ describe.concurrent('rxgate CLI: strict flags', () => {
     [['respond', 'hi', '--model', '--stream'], '--model needs a value', 'Usage: rxgate respond'],
     [['respond', 'hi', '--stream=yes'], '--stream takes no value', 'Usage: rxgate respond'],
     [['--json'], '--json needs a command', 'Usage: rxgate <command>'],
+    [['respond', 'What', 'is', '2+2'], 'rxgate respond takes one argument (got 3); quote text that has spaces', 'Usage: rxgate respond'],
+    [['task', 't2vSpark', randomUUID(), 'extra'], 'rxgate task takes 2 arguments (got 3); quote text that has spaces', 'Usage: rxgate task'],
+    [['task', 't2vSpark', randomUUID(), '--out='], '--out needs a value', 'Usage: rxgate task'],
   ])('%j: exit 2, one line naming the flag, then the command’s usage; nothing started', async ([args, line, usage], ctx) => {
     const { code, stdout, stderr } = await runCli(ctx, args)
     expect(code).toBe(2)

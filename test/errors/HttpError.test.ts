@@ -52,6 +52,9 @@ describe('HttpError.permanent', () => {
     [429, '{"error":{"code":429,"message":"Quota exceeded for quota metric \'Generate Content API requests per minute\'","status":"RESOURCE_EXHAUSTED"}}', false],
     [429, '{"error":{"message":"Rate limit reached for gpt-4.1 on tokens per min (TPM): Limit 30000","type":"tokens","code":"rate_limit_exceeded"}}', false],
     [429, '{"detail":"Too many requests"}', false],
+    // A per-minute limit that points to the billing page to raise it is still a rate limit.
+    [429, '{"error":{"message":"Rate limit reached for gpt-4 in organization org-x on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s. You can increase your rate limit by adding a payment method to your account at https://platform.openai.com/account/billing.","type":"requests","code":"rate_limit_exceeded"}}', false],
+    [429, '{"detail":"Your account has no credit left; generate a new invoice"}', true],
   ])('%i %s → permanent %s', (status, body, permanent) => {
     expect(make(status, body).permanent).toBe(permanent)
   })

@@ -23,6 +23,18 @@ describe('HttpError.requestId', () => {
     expect((seen[0]!.error as HttpError).requestId).toBe('req_7f3a9c2e')
   })
 
+  it('drops a request id that holds the key (a proxy echoing the credential)', async () => {
+    const key = 'sk-test-requestid-1234567'
+    const server = await startServer((_req, res) => {
+      res.writeHead(502, { 'content-type': 'application/json', 'x-request-id': `echo-${key}` })
+      res.end('{}')
+    })
+    const client = createClient({ baseUrl: server.url, apiKey: key, retry: false })
+    const error = (await firstValueFrom(responses$(client, { model: 'm', input: 'hi' })).catch((e: unknown) => e)) as HttpError
+    expect(error.requestId).toBeUndefined()
+    expect(JSON.stringify(error)).not.toContain(key.slice(0, 12))
+  })
+
   it('reads the other request-id headers gateways send, and nothing that is not an id', () => {
     const from = (headers: Record<string, string>) => requestIdOf((name) => headers[name])
     expect(from({ 'x-amzn-requestid': 'b1c2-d3' })).toBe('b1c2-d3')

@@ -85,6 +85,7 @@ describe('tool()', () => {
     ['a name offered twice', [tool({ name: 'a', parameters: v.object({}), execute: () => 1 }), tool({ name: 'a', parameters: v.object({}), execute: () => 2 })], ask, /tools\[1\]: offers "a" a second time/],
     ['a name the request offers too', [tool({ name: 'a', parameters: v.object({}), execute: () => 1 })], { ...ask, tools: [{ type: 'function', name: 'a', parameters: {} }] }, /tools\[0\]: offers "a" a second time/],
     ['a plain object for a definition', [{ name: 'a', execute: () => 1 }], ask, /tools\[0\]: must be made by tool/],
+    ['a missing definition', [tool({ name: 'a', parameters: v.object({}), execute: () => 1 }), undefined], ask, /tools\[1\]: must be made by tool/],
   ])('runTools$ refuses %s before anything is sent', async (_, tools, body, message) => {
     const { gw, o } = toolLoop([], tools as ToolDefinition[], body as ResponseRequest)
     const { error } = await o.done
