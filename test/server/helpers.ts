@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { connect, type AddressInfo, type Socket } from 'node:net'
 import { expect, onTestFinished } from 'vitest'
 import { createGatewayHandler, nodeListener, type GatewayHandlerOptions } from '../../src/server/index.js'
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/sim/index.js'
@@ -134,4 +134,25 @@ export function call(path: string, init: RequestInit = {}): Request {
 /** A JSON POST to the handler. */
 export function callPost(path: string, body: unknown, headers: Record<string, string> = {}): Request {
   return call(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) })
+}
+
+/**
+ * A browser that asks the relay at `url` for `/api/rxgate/x` and then reads
+ * nothing (its socket paused), and the end of the first `serveNode` call
+ * (rejecting if it does): for tests of a relay writing to a slow reader.
+ */
+export function stalledBrowser(url: string, served: ReadonlyArray<Promise<void>>): { socket: Socket; ended: Promise<void> } {
+  const sent = signal()
+  const socket = connect(Number(new URL(url).port), '127.0.0.1', () => {
+    socket.write('GET /api/rxgate/x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+    sent.resolve()
+  })
+  socket.on('error', () => {})
+  socket.pause()
+  const ended = (async () => {
+    await sent.promise
+    while (served.length === 0) await new Promise((resolve) => setImmediate(resolve))
+    await served[0]
+  })()
+  return { socket, ended }
 }

@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { createGatewayHandler, expressMiddleware, nodeListener, type GatewayHandler, type NodeRequestLike } from '../../src/server/index.js'
 import { serveNode } from '../../src/server/node.js'
-import { fakeFetch, KEY, listen, RESPONSES, signal } from './helpers.js'
+import { fakeFetch, KEY, listen, RESPONSES, signal, stalledBrowser } from './helpers.js'
 
 /** A fetch-style handler made of `fn`, answering under /api/rxgate. */
 function handlerOf(fn: (request: Request) => Promise<Response>): GatewayHandler {
@@ -279,16 +279,9 @@ describe('serveNode, waiting for a slow browser', () => {
     )
     const handler = handlerOf(async () => new Response(body))
     const { url } = await serve((req, res) => void served.push(serveNode(handler, req, res)))
-    const arrived = signal()
-    browser = connect(Number(new URL(url).port), '127.0.0.1', () => {
-      browser!.write('GET /api/rxgate/x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
-      arrived.resolve()
-    })
-    browser.on('error', () => {})
-    browser.pause()
-    await arrived.promise
-    while (served.length === 0) await new Promise((resolve) => setImmediate(resolve))
-    await expect(served[0]).resolves.toBeUndefined()
+    const stalled = stalledBrowser(url, served)
+    browser = stalled.socket
+    await expect(stalled.ended).resolves.toBeUndefined()
     expect(pulls).toBe(1)
   })
 })

@@ -1,10 +1,10 @@
 import { createServer } from 'node:http'
-import { connect, type Socket } from 'node:net'
+import type { Socket } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import type { GatewayHandler } from '../../src/server/index.js'
 import { serveNode } from '../../src/server/node.js'
 import { RelayedStream } from '../../src/server/relayedStream.js'
-import { listen, signal } from './helpers.js'
+import { listen, stalledBrowser } from './helpers.js'
 
 const encode = (text: string) => new TextEncoder().encode(text)
 
@@ -54,16 +54,9 @@ describe('RelayedStream', () => {
     const handler: GatewayHandler = Object.assign(async () => response, { basePath: '/api/rxgate' })
     const served: Array<Promise<void>> = []
     const url = await listen(createServer((req, res) => void served.push(serveNode(handler, req, res))))
-    const arrived = signal()
-    browser = connect(Number(new URL(url).port), '127.0.0.1', () => {
-      browser!.write('GET /api/rxgate/x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
-      arrived.resolve()
-    })
-    browser.on('error', () => {})
-    browser.pause()
-    await arrived.promise
-    while (served.length === 0) await new Promise((resolve) => setImmediate(resolve))
-    await expect(served[0]).resolves.toBeUndefined()
+    const stalled = stalledBrowser(url, served)
+    browser = stalled.socket
+    await expect(stalled.ended).resolves.toBeUndefined()
     expect(seen).toEqual({ reads: 1, stopped: true })
     // The web body was left alone: the chunks went straight to the socket.
     expect(response.bodyUsed).toBe(false)
