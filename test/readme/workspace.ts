@@ -12,7 +12,7 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
  * valibot for `parsedOutput` schemas, Angular, vitest for the testing
  * examples (Angular's default test runner); `@types` gives tsc the Node types).
  */
-const LINKED = ['rxjs', 'valibot', '@angular', 'vitest', '@types']
+const LINKED = ['rxjs', 'valibot', '@angular', 'vitest', '@types', '@opentelemetry']
 
 /** A temporary package of README blocks: a user's project in miniature. */
 export interface Workspace {
