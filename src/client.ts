@@ -7,6 +7,7 @@ import type { RetryPolicy } from './policy/rules.js'
 import { Budget } from './policy/budget.js'
 import { MAX_TIMER_MS } from './policy/delays.js'
 import { observedGate, type ClientHooks } from './hooks.js'
+import type { Telemetry } from './telemetry.js'
 import { defaultTransport } from './transport/defaultTransport.js'
 import { fetchTransport } from './transport/fetchTransport.js'
 import type { Connection, Exchange, Transport } from './transport/types.js'
@@ -115,8 +116,25 @@ export interface ClientOptions {
    * Default: no limit.
    */
   readonly maxRequestsPerSecond?: number
+  /**
+   * Most tokens (input and output) the client's responses may use per
+   * minute. Each response creation is estimated before it is sent (the
+   * characters of `instructions` and of the text in `input`, divided by 4 and
+   * rounded up, plus `max_output_tokens`, or a guess of 1,000 without it) and
+   * waits while the last minute's tokens leave no room for it; the usage the
+   * gateway reports replaces the estimate when the response ends. A request
+   * that needs more than the whole minute ends in `InvalidRequestError`, and
+   * nothing is sent. Task creations and polls cost no tokens. Default: no limit.
+   */
+  readonly maxTokensPerMinute?: number
   /** Observers of every request, response and token usage (logs, metrics, traces); they never see the key. */
   readonly hooks?: ClientHooks
+  /**
+   * Traces every call and each of its requests, e.g. `openTelemetry()` from
+   * `rxgate/otel` (OpenTelemetry spans, metrics and `traceparent` headers).
+   * Default: none, at no cost.
+   */
+  readonly telemetry?: Telemetry
   /** Scheduler of every timer (timeouts, retries, polls); inject a virtual one in tests. @defaultValue RxJS's `asyncScheduler` */
   readonly scheduler?: SchedulerLike
   /**
@@ -147,8 +165,16 @@ export interface ClientOptions {
  * logging a client does not print it.
  */
 export interface Client extends Connection, RetryPolicy {
+  /**
+   * The client's budget (concurrency, rates, 429 pauses), when one was made; `usage.ts` tells it what each response used.
+   *
+   * @internal
+   */
+  readonly budget?: Budget | undefined
   /** The observers given as `ClientOptions.hooks`. */
   readonly hooks?: ClientHooks | undefined
+  /** The tracer given as `ClientOptions.telemetry`. */
+  readonly telemetry?: Telemetry | undefined
   /** Path of response creation (see `ClientOptions.responsesPath`). */
   readonly responsesPath: string
   /** Polling of background responses, every field filled in. */
@@ -212,6 +238,10 @@ export function createClient(options: ClientOptions): Client {
   if (maxRequestsPerSecond !== undefined && !(typeof maxRequestsPerSecond === 'number' && maxRequestsPerSecond >= 0.001 && maxRequestsPerSecond <= 1_000_000)) {
     issues.push({ path: 'maxRequestsPerSecond', message: `must be a number from 0.001 to 1000000 (got ${String(maxRequestsPerSecond)})` })
   }
+  const maxTokensPerMinute = options?.maxTokensPerMinute
+  if (maxTokensPerMinute !== undefined && !(Number.isInteger(maxTokensPerMinute) && maxTokensPerMinute >= 1 && maxTokensPerMinute <= Number.MAX_SAFE_INTEGER)) {
+    issues.push({ path: 'maxTokensPerMinute', message: `must be a positive integer (got ${String(maxTokensPerMinute)})` })
+  }
   checkRest(issues, options)
   if (issues.length > 0) throw new InvalidRequestError(issues, 'client options')
 
@@ -224,8 +254,15 @@ export function createClient(options: ClientOptions): Client {
   const scheduler = options.scheduler ?? asyncScheduler
   const adaptive = options.adaptToRateLimits !== false
   const budget =
-    adaptive || maxConcurrency !== Number.POSITIVE_INFINITY || maxRequestsPerSecond !== undefined
-      ? new Budget({ maxConcurrency, adaptive, maxPauseMs: (retry || DEFAULTS.retry).maxRetryAfterMs, scheduler, ...(maxRequestsPerSecond === undefined ? {} : { maxRequestsPerSecond }) })
+    adaptive || maxConcurrency !== Number.POSITIVE_INFINITY || maxRequestsPerSecond !== undefined || maxTokensPerMinute !== undefined
+      ? new Budget({
+          maxConcurrency,
+          adaptive,
+          maxPauseMs: (retry || DEFAULTS.retry).maxRetryAfterMs,
+          scheduler,
+          ...(maxRequestsPerSecond === undefined ? {} : { maxRequestsPerSecond }),
+          ...(maxTokensPerMinute === undefined ? {} : { maxTokensPerMinute, responsesPath: options.responsesPath ?? DEFAULTS.responsesPath }),
+        })
       : undefined
   const { hooks } = options
   const gate = hooks && (hooks.onRequest || hooks.onResponse) ? observedGate(hooks, key || undefined, budget) : budget
@@ -233,11 +270,13 @@ export function createClient(options: ClientOptions): Client {
     baseUrl: baseUrl.replace(/\/+$/, ''),
     transport: options.transport ?? (options.fetch ? fetchTransport(options.fetch) : defaultTransport({ maxConnections: options.maxConnections })),
     ...(options.exchange ? { exchange: options.exchange } : {}),
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
     timeoutMs,
     maxBodyBytes,
     maxEventBytes,
     scheduler,
     gate,
+    budget,
     hooks,
     retry,
     idempotentCreate: options.idempotentCreate === true,
@@ -277,7 +316,9 @@ const OPTION_TYPES: Readonly<Record<keyof ClientOptions, 'string' | 'number' | '
   maxConcurrency: 'number',
   adaptToRateLimits: 'boolean',
   maxRequestsPerSecond: 'number',
+  maxTokensPerMinute: 'number',
   hooks: 'object',
+  telemetry: 'object',
   scheduler: 'object',
   allowHosts: 'object',
   allowPrivateNetwork: 'boolean',
@@ -298,6 +339,9 @@ function checkRest(issues: RequestIssue[], given: ClientOptions | undefined): vo
   if (typeof options.responsePoll === 'object') checkFields(issues, 'responsePoll', options.responsePoll, POLL_CHECKS)
   if (typeof options.taskPoll === 'object') checkFields(issues, 'taskPoll', options.taskPoll, POLL_CHECKS)
   if (typeof options.headers === 'object') checkHeaders(issues, 'headers', options.headers)
+  if (typeof options.telemetry === 'object' && options.telemetry !== null && typeof options.telemetry.operation !== 'function') {
+    issues.push({ path: 'telemetry', message: 'must have an operation method (e.g. openTelemetry() from rxgate/otel)' })
+  }
   if (options.resumeAttempts !== undefined) {
     const broken = count(100)(options.resumeAttempts)
     if (broken) issues.push({ path: 'resumeAttempts', message: broken })

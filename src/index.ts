@@ -20,8 +20,13 @@
 export { createClient, type Client, type ClientOptions } from './client.js'
 export { usageOf, type UsageTotals, type UsageEvent, type UsageOwner } from './usage.js'
 export type { ClientHooks, RequestEvent, ResponseEvent } from './hooks.js'
+export type { Telemetry, OperationInfo, OperationTrace, OperationOutcome, AttemptSpec, AttemptTrace, AttemptTracer } from './telemetry.js'
 export { responses$, retrieveResponse$, cancelResponse$, type ResponseCallOptions, type ResponseOutput, type RetrieveOutput, type RetrieveResponseOptions } from './responses$.js'
 export { textToVideo$, createTask$, task$, TASK_POLL_DEFAULTS, type TaskOptions, type CreateTaskOptions, type TextToVideoOptions } from './tasks$.js'
+// Work that outlives a process: follow or create once, derived keys, checked downloads.
+export { resumeTask$, type ResumeTaskOptions, type SavedTask } from './resumeTask$.js'
+export { idempotencyKeyOf } from './idempotencyKeyOf.js'
+export { ChecksumMismatchError, isChecksumMismatchError } from './errors/ChecksumMismatchError.js'
 export { endpoints, taskEndpoint, type TaskEndpoint, type TaskEndpointOptions, type TaskKind } from './endpoints.js'
 export type { PollTiming } from './contract/endpoint.js'
 // Bots: tool loops, structured output, refusals.
@@ -32,13 +37,13 @@ export type { ToolHandler, ToolHandlers, ToolContext } from './tools/types.js'
 export { jsonSchemaFormat, type JsonSchemaFormat, type JsonSchemaFormatOptions } from './jsonSchemaFormat.js'
 export { partialOutput, type DeepPartial, type PartialOutput } from './operators/partialOutput.js'
 // Pipelines and downloads.
-export { toAsyncIterable, type AsyncIterableOptions, type ObservableIterator, type OverflowPolicy } from './node/toAsyncIterable.js'
+export { toAsyncIterable, type AsyncIterableOptions, type ObservableIterator, type OverflowPolicy } from './pipeline/toAsyncIterable.js'
 export { mapConcurrent, type MapConcurrentOptions } from './pipeline/mapConcurrent.js'
 export { download$ } from './download/download$.js'
 export { saveResults, type SaveResultsOptions, type SaveResultsEvent } from './download/saveResults.js'
 export type { DownloadEvent, DownloadProgress, DownloadSaved, DownloadOptions, DownloadTarget, BlobTarget, WritableLike } from './download/types.js'
 // The facade over the same functions.
-export { createGateway, type Gateway, type GatewayOptions } from './gateway.js'
+export { createGateway, gatewayOf, type Gateway, type GatewayOptions } from './gateway.js'
 
 export { GatewayError, isGatewayError } from './errors/GatewayError.js'
 export { HttpError, isHttpError, httpErrorKind, type HttpErrorKind } from './errors/HttpError.js'

@@ -16,6 +16,7 @@ import { createRule, readRule, type RetryPolicy } from './policy/rules.js'
 import { sse$ } from './streams/sse$.js'
 import { json$ } from './transport/json$.js'
 import type { RequestSpec } from './transport/types.js'
+import { operationOf, seeResponse, traced$, withTrace, type OperationTrace } from './telemetry.js'
 import { recordUsage } from './usage.js'
 import { parsePayload, serializeRequest } from './validation/check.js'
 import { idempotencyKeyIssue } from './validation/options.js'
@@ -87,18 +88,23 @@ export function responses$<S extends boolean | null | undefined = undefined>(
     const badKey = idempotencyKey === undefined ? undefined : idempotencyKeyIssue(idempotencyKey)
     if (badKey) throw new InvalidRequestError([{ path: 'idempotencyKey', message: badKey }], 'options')
     const key = creationKey(client, idempotencyKey)
-    const spec: RequestSpec = {
-      method: 'POST',
-      path: client.responsesPath,
-      body: text,
-      headers: { 'idempotency-key': key.idempotencyKey },
-    }
+    const trace = client.telemetry && operationOf(client, { operation: 'chat', model: body.model, path: client.responsesPath, request: body, stream: body.stream === true })
+    const spec: RequestSpec = withTrace(
+      {
+        method: 'POST',
+        path: client.responsesPath,
+        body: text,
+        headers: { 'idempotency-key': key.idempotencyKey },
+      },
+      trace,
+    )
     const created$: Observable<ResponseStreamEvent | Response> = body.stream
-      ? stream$(client, spec, { resumable: body.background === true, started: false, counts: true, key })
+      ? stream$(client, spec, { resumable: body.background === true, started: false, counts: true, key, trace })
       : body.background
-        ? background$(client, spec, key)
+        ? background$(client, spec, key, trace)
         : single$(client, spec, key)
-    return withDeadline(created$, client, deadlineMs, client.responsesPath)
+    const call$ = withDeadline(created$, client, deadlineMs, client.responsesPath)
+    return trace ? traced$(trace, call$, client.secret, seeResponse) : call$
   }) as Observable<ResponseOutput<S>>
 }
 
@@ -122,10 +128,12 @@ export function retrieveResponse$<S extends boolean | undefined = undefined>(
     if (after !== undefined && !(Number.isInteger(after) && after >= 0)) {
       throw new InvalidRequestError([{ path: 'startingAfter', message: `must be an integer of at least 0 (got ${after})` }])
     }
+    const trace = client.telemetry && operationOf(client, { operation: 'retrieve_response', model: undefined, path: `${client.responsesPath}/${id}`, stream: stream === true, id })
     const read$: Observable<ResponseStreamEvent | Response> = stream
-      ? stream$(client, replaySpec(client, id, after), { resumable: true, started: true, id, last: after })
-      : request$(client, readSpec(client, id), toFinished, readRule(client))
-    return withDeadline(read$, client, deadlineMs, `${client.responsesPath}/{id}`)
+      ? stream$(client, replaySpec(client, id, after, trace), { resumable: true, started: true, id, last: after, trace })
+      : request$(client, readSpec(client, id, trace), toFinished, readRule(client))
+    const call$ = withDeadline(read$, client, deadlineMs, `${client.responsesPath}/{id}`)
+    return trace ? traced$(trace, call$, client.secret, seeResponse) : call$
   }) as Observable<RetrieveOutput<S>>
 }
 
@@ -141,8 +149,11 @@ export function retrieveResponse$<S extends boolean | undefined = undefined>(
 export function cancelResponse$(client: Client, id: string): Observable<Response> {
   return guard$(client, () => {
     checkIdSegment(id, 'id')
+    const path = `${client.responsesPath}/${id}/cancel`
+    const trace = client.telemetry && operationOf(client, { operation: 'cancel_response', model: undefined, path, id })
     // Cancelling twice changes nothing, so it is retried like a read.
-    return request$(client, { method: 'POST', path: `${client.responsesPath}/${id}/cancel` }, toResponse, readRule(client))
+    const cancel$ = request$(client, withTrace({ method: 'POST', path } as const, trace), toResponse, readRule(client))
+    return trace ? traced$(trace, cancel$, client.secret, seeResponse) : cancel$
   })
 }
 
@@ -161,6 +172,8 @@ interface StreamState {
   readonly counts?: boolean
   /** The creation's key, when the stream creates the response: a creation that fails says how to send it again safely. */
   readonly key?: CreationKey
+  /** The call's trace, carried by the requests that resume the stream. */
+  readonly trace?: OperationTrace | undefined
 }
 
 function stream$(client: Client, first: RequestSpec, state: StreamState): Observable<ResponseStreamEvent> {
@@ -168,7 +181,7 @@ function stream$(client: Client, first: RequestSpec, state: StreamState): Observ
   const create = createRule(client)
   return loop$<ResponseStreamEvent, ResponseStreamEvent>(() => ({
     // Until an event arrived the creation itself is sent again (when it certainly never arrived); after, the stream is resumed.
-    attempt: (_n, failures) => sse$(client, retried(state.started ? replaySpec(client, state.id!, state.last) : first, failures), events),
+    attempt: (_n, failures) => sse$(client, retried(state.started ? replaySpec(client, state.id!, state.last, state.trace) : first, failures), events),
     take: (event, out) => {
       const seq = event.sequence_number
       if (seq === undefined) state.unnumbered = true
@@ -176,7 +189,7 @@ function stream$(client: Client, first: RequestSpec, state: StreamState): Observ
       else state.last = seq
       state.started = true
       // A failed response is counted too: what it used was spent.
-      if (state.counts && (event.type === 'response.completed' || event.type === 'response.incomplete' || event.type === 'response.failed')) recordUsage(client, event.response)
+      if (state.counts && (event.type === 'response.completed' || event.type === 'response.incomplete' || event.type === 'response.failed')) recordUsage(client, event.response, state.key?.idempotencyKey)
       return takeEvent(event, out, state)
     },
     retry: (error, failures) => {
@@ -217,16 +230,16 @@ function isLastEvent(event: ResponseStreamEvent): boolean {
 /** A creation answered with the Response itself. */
 function single$(client: Client, spec: RequestSpec, key: CreationKey): Observable<Response> {
   const rule = createRule(client)
-  return request$(client, spec, (json) => throwIfFailed(counted(client, toResponse(json))), rule, (error) => creationFailure(error, key, rule.mayExist, 'response'))
+  return request$(client, spec, (json) => throwIfFailed(counted(client, toResponse(json), key.idempotencyKey)), rule, (error) => creationFailure(error, key, rule.mayExist, 'response'))
 }
 
-function background$(client: Client, create: RequestSpec, key: CreationKey): Observable<Response> {
+function background$(client: Client, create: RequestSpec, key: CreationKey, trace: OperationTrace | undefined): Observable<Response> {
   let id: string | undefined
   let status: Response['status'] | undefined
   const created = createRule(client)
   const polls = pollRule(client)
   return loop$<Response, Response>(() => ({
-    attempt: (_n, failures) => json$(client, retried(id === undefined ? create : readSpec(client, id), failures), toResponse),
+    attempt: (_n, failures) => json$(client, retried(id === undefined ? create : readSpec(client, id, trace), failures), toResponse),
     take: (response, out) => {
       if (id !== undefined && response.id !== id) {
         throw new ValidationError('retrieved response', [{ path: 'id', message: `is ${response.id}, not ${id}` }], response)
@@ -234,7 +247,7 @@ function background$(client: Client, create: RequestSpec, key: CreationKey): Obs
       id = response.id
       if (response.status !== status) {
         status = response.status
-        if (isTerminalStatus(response.status)) recordUsage(client, response)
+        if (isTerminalStatus(response.status)) recordUsage(client, response, key.idempotencyKey)
         out.next(throwIfFailed(response))
       }
       return isTerminalStatus(response.status) ? 'done' : 'more'
@@ -257,18 +270,20 @@ function retried(spec: RequestSpec, failures: number): RequestSpec {
 }
 
 /** A response this client created, counted in its usage totals. */
-function counted(client: Client, response: Response): Response {
-  recordUsage(client, response)
+function counted(client: Client, response: Response, idempotencyKey: string): Response {
+  recordUsage(client, response, idempotencyKey)
   return response
 }
 
-function readSpec(client: Client, id: string): RequestSpec {
-  return { method: 'GET', path: `${client.responsesPath}/${id}` }
+function readSpec(client: Client, id: string, trace: OperationTrace | undefined): RequestSpec {
+  const path = `${client.responsesPath}/${id}`
+  return trace ? { method: 'GET', path, trace } : { method: 'GET', path }
 }
 
-function replaySpec(client: Client, id: string, after: number | undefined): RequestSpec {
+function replaySpec(client: Client, id: string, after: number | undefined, trace: OperationTrace | undefined): RequestSpec {
   const query = after === undefined ? '?stream=true' : `?stream=true&starting_after=${after}`
-  return { method: 'GET', path: `${client.responsesPath}/${id}${query}` }
+  const path = `${client.responsesPath}/${id}${query}`
+  return trace ? { method: 'GET', path, trace } : { method: 'GET', path }
 }
 
 function withDeadline<T>(source: Observable<T>, client: Client, ms: number | undefined, path: string): Observable<T> {

@@ -16,11 +16,12 @@ import { creationKey } from './policy/idempotency.js'
 import { request$, type RetryRule } from './policy/request$.js'
 import { certainlyNotCreated } from './policy/retryable.js'
 import { createRule } from './policy/rules.js'
+import { operationOf, traced$, withTrace, type OperationTrace } from './telemetry.js'
 import { json$ } from './transport/json$.js'
 import { parsePayload, serializeRequest } from './validation/check.js'
 import { checkTaskOptions } from './validation/options.js'
 import { checkTaskEndpoint } from './validation/taskEndpoint.js'
-import { checkTaskId, TaskCreatedSchema, TaskIdSchema, TaskReplySchemas, type TaskCreated, type TaskReply } from './validation/task.js'
+import { checkTaskId, TaskCreatedSchema, TaskIdSchema, TaskReplySchemas, type TaskReply } from './validation/task.js'
 import { TextToVideoRequestLooseSchema, TextToVideoRequestSchema, type TextToVideoRequest } from './validation/textToVideoRequest.js'
 import * as v from 'valibot'
 
@@ -87,23 +88,32 @@ export function textToVideo$(client: Client, body: TextToVideoRequest, options: 
   options ??= {} // null options are no options
   const schema = options.allowUnknownFields ? TextToVideoRequestLooseSchema : TextToVideoRequestSchema
   return guard$(client, () => {
-    const created$ = create$(client, endpoints.t2vSpark, serializeRequest(schema, body, 'text-to-video request'), options)
+    const text = serializeRequest(schema, body, 'text-to-video request')
+    checkTaskOptions(options)
     const { checkAudio = true } = options
-    if (!body.audio_url || checkAudio === false) return created$
+    const probe = body.audio_url && checkAudio !== false ? audioProbe(client, checkAudio) : undefined
+    // Every check passed: the call starts (and its trace, which covers the audio check too).
+    const trace = taskTrace(client, endpoints.t2vSpark, body)
+    const created$ = create$(client, endpoints.t2vSpark, text, options, trace)
     // The file is read before anything reaches the gateway: audio that breaks a rule creates no (paid) task.
-    const own = typeof checkAudio === 'object' && checkAudio !== null ? checkAudio : {}
-    const badOptions = publicNetworkIssues('checkAudio', own)
-    if (badOptions.length > 0) throw new InvalidRequestError(badOptions, 'options')
-    const probe = {
-      ...own,
-      timeoutMs: own.timeoutMs ?? client.timeoutMs,
-      scheduler: own.scheduler ?? client.scheduler,
-      // The gateway's own origin serves files too (the simulator's samples, a proxy's uploads): reachable wherever it runs.
-      allowHosts: [...gatewayOrigin(client), ...(client.allowHosts ?? []), ...(own.allowHosts ?? [])],
-      allowPrivateNetwork: own.allowPrivateNetwork === true || client.allowPrivateNetwork === true,
-    }
-    return checkAudio$(body.audio_url, probe).pipe(switchMap(() => created$))
+    const call$ = probe ? checkAudio$(body.audio_url!, probe).pipe(switchMap(() => created$)) : created$
+    return trace ? traced$(trace, call$, client.secret, seeTask) : call$
   })
+}
+
+/** The options of the `audio_url` check; bad ones (`checkAudio: { allowHosts: 'x' }`) end in `InvalidRequestError`. */
+function audioProbe(client: Client, checkAudio: true | AudioCheckOptions): AudioCheckOptions {
+  const own = typeof checkAudio === 'object' && checkAudio !== null ? checkAudio : {}
+  const badOptions = publicNetworkIssues('checkAudio', own)
+  if (badOptions.length > 0) throw new InvalidRequestError(badOptions, 'options')
+  return {
+    ...own,
+    timeoutMs: own.timeoutMs ?? client.timeoutMs,
+    scheduler: own.scheduler ?? client.scheduler,
+    // The gateway's own origin serves files too (the simulator's samples, a proxy's uploads): reachable wherever it runs.
+    allowHosts: [...gatewayOrigin(client), ...(client.allowHosts ?? []), ...(own.allowHosts ?? [])],
+    allowPrivateNetwork: own.allowPrivateNetwork === true || client.allowPrivateNetwork === true,
+  }
 }
 
 /** The origin of the client's `baseUrl` (a path is on the page's), as an `allowHosts` entry. */
@@ -135,18 +145,28 @@ export function createTask$(client: Client, endpoint: TaskEndpoint, body: object
     if (!endpoint.createPath) {
       throw new InvalidRequestError([{ path: 'endpoint', message: `${endpoint.name} has no creation path; create its tasks elsewhere and follow them with task$` }])
     }
+    const text = serializeRequest(AnyObject, body, 'task creation body')
     // `null` (plain JavaScript) means no options, as leaving them out does.
-    return create$(client, endpoint, serializeRequest(AnyObject, body, 'task creation body'), options ?? {})
+    const opts = options ?? {}
+    checkTaskOptions(opts)
+    const trace = taskTrace(client, endpoint, body)
+    const created$ = create$(client, endpoint, text, opts, trace)
+    return trace ? traced$(trace, created$, client.secret, seeTask) : created$
   })
 }
 
-function create$(client: Client, endpoint: TaskEndpoint, body: string, options: CreateTaskOptions): Observable<TaskEvent> {
-  checkTaskOptions(options)
+/** The trace of a task's creation and follow, when the client has telemetry. */
+function taskTrace(client: Client, endpoint: TaskEndpoint, request: object): OperationTrace | undefined {
+  return client.telemetry && operationOf(client, { operation: 'generate_content', model: modelOf(endpoint), path: endpoint.createPath!, request, endpoint })
+}
+
+/** Creates a task and follows it; the body and options are checked, the trace (if any) started. */
+function create$(client: Client, endpoint: TaskEndpoint, body: string, options: CreateTaskOptions, trace: OperationTrace | undefined): Observable<TaskEvent> {
   const creation = creationKey(client, options.idempotencyKey)
   const key = creation.idempotencyKey
   const path = endpoint.createPath!
   const decode = (json: unknown) => parsePayload(TaskCreatedSchema, json, `reply to ${path}`).task_info
-  const spec = { method: 'POST', path, body, headers: { 'idempotency-key': key } } as const
+  const spec = withTrace({ method: 'POST', path, body, headers: { 'idempotency-key': key } } as const, trace)
   // One per subscription (this runs inside guard$'s build, as the key does): it judges the call's every attempt.
   const rule = createRule(client)
   let seenId: string | undefined
@@ -158,9 +178,11 @@ function create$(client: Client, endpoint: TaskEndpoint, body: string, options: 
     !rule.mayExist && certainlyNotCreated(error)
       ? error
       : new TaskCreationUnknownError({ endpoint, idempotencyKey: key, taskId: taskIdIn(error) ?? seenId, cause: error, chosen: creation.chosen, honoured: creation.honoured })
+  // A traced follow reads with a reader of its own, whose requests carry the trace; the shared one serves the others.
+  const read = trace ? tracedReader(client, endpoint, trace) : readerOf(client, endpoint)
   return request$(client, spec, decode, judged, unknown).pipe(
     switchMap((info) => {
-      const follow$ = followTask(info.id, readerOf(client, endpoint), pollOptions(client, endpoint, options, false))
+      const follow$ = followTask(info.id, read, pollOptions(client, endpoint, options, false))
       return new Observable<TaskEvent>((subscriber) => {
         subscriber.next({ type: 'created', taskId: info.id, taskInfo: info, idempotencyKey: key })
         // A subscriber that stopped at `created` ends the follow at once, before its first read is due.
@@ -204,8 +226,9 @@ export function task$(client: Client, endpoint: TaskEndpoint, taskId: string, op
       if (shared.last) subscriber.next(shared.last)
       shared.subscribers.push(subscriber)
     } else {
-      follows.set(key, (shared = new SharedFollow(follows, key, subscriber, client.secret)))
-      shared.start(taskId, readerOf(client, endpoint), pollOptions(client, endpoint, opts, true))
+      const trace = client.telemetry && operationOf(client, { operation: 'generate_content', model: modelOf(endpoint), path: endpoint.resultPath, endpoint, id: taskId })
+      follows.set(key, (shared = new SharedFollow(follows, key, subscriber, client.secret, trace)))
+      shared.start(taskId, trace ? tracedReader(client, endpoint, trace) : readerOf(client, endpoint), pollOptions(client, endpoint, opts, true))
     }
     const entry = shared
     return () => entry.drop(subscriber)
@@ -228,6 +251,8 @@ class SharedFollow implements Sink<TaskEvent> {
     private readonly key: string,
     first: Subscriber<TaskEvent>,
     private readonly secret: string | undefined,
+    /** The follow's trace, when the client has telemetry: one operation for every subscriber. */
+    private readonly trace?: OperationTrace,
   ) {
     this.subscribers = [first]
   }
@@ -240,17 +265,20 @@ class SharedFollow implements Sink<TaskEvent> {
 
   next(event: TaskEvent): void {
     this.last = event
+    this.trace?.taskStatus(event)
     for (const s of this.subscribers.length === 1 ? this.subscribers : this.subscribers.slice()) s.next(event)
   }
 
   error(error: unknown): void {
     this.end()
     const clean = redactError(asGatewayError(error), this.secret)
+    this.trace?.end('error', clean)
     for (const s of this.subscribers.slice()) s.error(clean)
   }
 
   complete(): void {
     this.end()
+    this.trace?.end('ok')
     for (const s of this.subscribers.slice()) s.complete()
   }
 
@@ -261,6 +289,7 @@ class SharedFollow implements Sink<TaskEvent> {
     if (this.subscribers.length > 0 || this.closed) return
     this.end()
     this.loop?.unsubscribe()
+    this.trace?.end('cancelled')
   }
 
   private end(): void {
@@ -292,9 +321,24 @@ function readerOf(client: Client, endpoint: TaskEndpoint): TaskReader {
   return read
 }
 
-function readTask$(client: Client, endpoint: TaskEndpoint, id: string, retry: number): Observable<TaskReply> {
+function readTask$(client: Client, endpoint: TaskEndpoint, id: string, retry: number, trace?: OperationTrace): Observable<TaskReply> {
   const what = `reply to ${endpoint.resultPath}/{task_id}`
-  return json$(client, { method: 'GET', path: `${endpoint.resultPath}/${id}`, ...(retry ? { retry } : {}) }, (json) => parsePayload(TaskReplySchemas[endpoint.kind], json, what))
+  const spec = { method: 'GET', path: `${endpoint.resultPath}/${id}`, ...(retry ? { retry } : {}) } as const
+  return json$(client, withTrace(spec, trace), (json) => parsePayload(TaskReplySchemas[endpoint.kind], json, what))
+}
+
+/** A reader for one traced follow: its reads are attempts of the follow's operation. */
+function tracedReader(client: Client, endpoint: TaskEndpoint, trace: OperationTrace): TaskReader {
+  return (id, retry) => readTask$(client, endpoint, id, retry, trace)
+}
+
+/** The model of an endpoint named `vendor/model`. */
+function modelOf(endpoint: TaskEndpoint): string {
+  return endpoint.name.slice(endpoint.name.indexOf('/') + 1)
+}
+
+function seeTask(trace: OperationTrace, event: TaskEvent): void {
+  trace.taskStatus(event)
 }
 
 // The follow settings of each client and endpoint, shared by every follow that brings no options of its own.

@@ -6,7 +6,7 @@ import { scrubText } from '../errors/redact.js'
 import type { AbortSignalLike } from './abort.js'
 import { bodyText } from './bodyText.js'
 import { parseRetryAfter } from './retryAfter.js'
-import type { Connection, Pass, RequestSpec, TransportRequest, TransportResponse } from './types.js'
+import type { AttemptTrace, Connection, Pass, RequestSpec, TransportRequest, TransportResponse } from './types.js'
 
 /** An error body is read only this far: enough for any message, never a memory risk. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024
@@ -34,12 +34,14 @@ const FREE: Pass = { answered: () => {}, done: () => {} }
 export async function open(conn: Connection, spec: RequestSpec, accept: string, signal: AbortSignalLike, admitted?: () => void): Promise<Opened> {
   const entry = enter(conn, spec, signal)
   // A pass given at once is taken without a turn of the event loop.
-  const pass = 'then' in entry ? await entry : entry
+  const given = 'then' in entry ? await entry : entry
   // From here the request is on its way: its own time (`timeoutMs`) starts now, not while it queued.
   admitted?.()
+  const attempt = spec.trace?.attempt(spec, conn.baseUrl + spec.path)
+  const pass = attempt ? traced(given, attempt) : given
   let res: TransportResponse
   try {
-    res = await conn.transport(requestOf(conn, spec, accept, signal))
+    res = await conn.transport(requestOf(conn, spec, accept, signal, attempt?.headers))
   } catch (err) {
     const error = connectionError(spec, err, false)
     // An abort is the subscriber leaving (or the exchange's own timeout), not the network failing.
@@ -63,11 +65,30 @@ export function enter(conn: Connection, spec: RequestSpec, signal: AbortSignalLi
   return conn.gate ? conn.gate.enter(spec, signal) : FREE
 }
 
-/** The request as the transport (or exchange) gets it: the absolute URL and the final headers. */
-export function requestOf(conn: Connection, spec: RequestSpec, accept: string, signal: AbortSignalLike): TransportRequest {
-  const headers: Record<string, string> = { ...conn.headers, ...spec.headers, accept }
+/**
+ * The request as the transport (or exchange) gets it: the absolute URL and
+ * the final headers. A trace's headers (`extra`) come first, so they never
+ * replace the client's or the call's own (`authorization` among them).
+ */
+export function requestOf(conn: Connection, spec: RequestSpec, accept: string, signal: AbortSignalLike, extra?: Readonly<Record<string, string>>): TransportRequest {
+  const headers: Record<string, string> = { ...extra, ...conn.headers, ...spec.headers, accept }
   if (spec.body !== undefined) headers['content-type'] = 'application/json'
   return { method: spec.method, url: conn.baseUrl + spec.path, headers, body: spec.body, signal, stream: accept === 'text/event-stream' }
+}
+
+/** The pass of a traced try: the gate's and the attempt's, told alike (the attempt alone when the gate is none). */
+export function traced(pass: Pass, attempt: AttemptTrace): Pass {
+  if (pass === FREE) return attempt
+  return {
+    answered(status) {
+      pass.answered(status)
+      attempt.answered(status)
+    },
+    done(error) {
+      pass.done(error)
+      attempt.done(error)
+    },
+  }
 }
 
 /** The end of an admitted exchange, for its 2xx reply's `end`: acts once. */

@@ -1,7 +1,7 @@
 import type { Subscription } from 'rxjs'
 import type { AbortSignalLike } from './abort.js'
 import { bodyText, type BodyText } from './bodyText.js'
-import { ABORTED, connectionError, endOf, enter, httpError, MAX_ERROR_BODY_BYTES, requestOf, type Head } from './exchange.js'
+import { ABORTED, connectionError, endOf, enter, httpError, MAX_ERROR_BODY_BYTES, requestOf, traced, type Head } from './exchange.js'
 import type { Connection, ExchangePart, Pass, RequestSpec } from './types.js'
 
 /** What {@link observeExchange} tells its caller, in this order: `open`, `chunk`s, then `end`; or `error` at any point. */
@@ -30,14 +30,16 @@ export function observeExchange(conn: Connection, spec: RequestSpec, accept: str
   else send(conn, spec, accept, signal, on, entry, admitted)
 }
 
-function send(conn: Connection, spec: RequestSpec, accept: string, signal: AbortSignalLike, on: ReplyHandlers, pass: Pass, admitted?: () => void): void {
+function send(conn: Connection, spec: RequestSpec, accept: string, signal: AbortSignalLike, on: ReplyHandlers, given: Pass, admitted?: () => void): void {
   admitted?.()
+  const attempt = spec.trace?.attempt(spec, conn.baseUrl + spec.path)
+  const pass = attempt ? traced(given, attempt) : given
   let head: Head | undefined
   let errorBody: BodyText | undefined
   // `handed`: a 2xx head went to the caller, whose `head.end` now ends the exchange. `stopped`: nothing more goes to `on`.
   let handed = false
   let stopped = false
-  let subscription: Subscription | undefined
+  let subscription: Subscription | undefined // eslint-disable-line prefer-const -- assigned below, after the closures that read it
   const failed = (error: unknown): void => {
     stopped = true
     subscription?.unsubscribe()
@@ -51,7 +53,7 @@ function send(conn: Connection, spec: RequestSpec, accept: string, signal: Abort
     stopped = true
     if (!handed) pass.done(signal.reason ?? ABORTED)
   })
-  subscription = conn.exchange!(requestOf(conn, spec, accept, signal)).subscribe({
+  subscription = conn.exchange!(requestOf(conn, spec, accept, signal, attempt?.headers)).subscribe({
     next(part: ExchangePart) {
       if (stopped) return
       if (part.type === 'head') {

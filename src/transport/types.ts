@@ -128,7 +128,7 @@ export interface Gate {
 export interface Pass {
   /** The reply's status arrived. */
   answered(status: number): void
-  /** The exchange is over (body read, failed, or aborted: then `error`). Called once. */
+  /** The exchange is over: `error` is undefined when the body was read, the string `'aborted'` when its subscriber left, else what failed (a timeout too). Called once. */
   done(error?: unknown): void
 }
 
@@ -142,4 +142,43 @@ export interface RequestSpec {
   readonly headers?: Readonly<Record<string, string>>
   /** Failures in a row before this try of the same call (0 for the first try). */
   readonly retry?: number
+  /** The call's trace, when the client has telemetry: each try of the request is an attempt of it. */
+  readonly trace?: AttemptTracer | undefined
+}
+
+/**
+ * What traces the tries of a call's requests (the telemetry's operation,
+ * see `Telemetry` in `src/telemetry.ts`). Declared here, where the requests
+ * are sent, so that the transport depends on no layer above it.
+ */
+export interface AttemptTracer {
+  /**
+   * One try of a request leaves now (the budget, if any, let it go): `url`
+   * is absolute, with the path's query. Called once per try, retries and
+   * polls included.
+   */
+  attempt(spec: AttemptSpec, url: string): AttemptTrace
+}
+
+/** What a trace is told of one try of a request. */
+export interface AttemptSpec {
+  /** The request's method. */
+  readonly method: 'GET' | 'POST'
+  /** The path, with its query. */
+  readonly path: string
+  /** Failures in a row before this try of the same call: absent or 0 for the first. */
+  readonly retry?: number | undefined
+}
+
+/** The trace of one try of a request: told of its status and its end, as the budget is. */
+export interface AttemptTrace {
+  /**
+   * Headers to send with this try (e.g. W3C `traceparent` and `tracestate`).
+   * They cannot replace the client's own headers (`authorization` among them).
+   */
+  readonly headers: Readonly<Record<string, string>>
+  /** The reply's status arrived. */
+  answered(status: number): void
+  /** The try is over: `error` is undefined when the body was read, the string `'aborted'` when its subscriber left, else what failed (a timeout too). Called once. */
+  done(error?: unknown): void
 }
