@@ -7,6 +7,7 @@
 //   adaptive           the default: a 429 pauses the whole client for its Retry-After and halves the room
 //   budget N           maxConcurrency: N, adaptive
 //   budget N, fixed    maxConcurrency: N, adaptToRateLimits: false
+//   paced              maxRequestsPerSecond: rate (the gateway's own limit), adaptive
 // Measured for each: requests sent and 429s (the simulator's log), tasks
 // finished (completed) and failed, wall time, and the most requests in flight
 // at once at the server, counted by a pass-through proxy in front of it
@@ -104,5 +105,6 @@ export async function budgetBench({ tasks = 1_000, rate = 100, latencyMs = 50, m
     adaptive: await run({ ...common, client: {} }),
     budget: await run({ ...common, client: { maxConcurrency } }),
     budgetFixed: await run({ ...common, client: { maxConcurrency, adaptToRateLimits: false } }),
+    paced: await run({ ...common, client: { maxRequestsPerSecond: rate } }),
   }
 }

@@ -124,6 +124,14 @@ export async function runAll({ tiny = false, log = () => {} } = {}) {
     [budget.budget, budget.budgetFixed].every((r) => r.maxInFlight <= budget.maxConcurrency && r.finished === r.tasks && r.requests < budget.perCall.requests),
     budget,
   )
+  row(
+    `Request-rate budget (the same ${fmt(budget.tasks)} tasks, gateway limited to ${budget.rate} requests/s)`,
+    `maxRequestsPerSecond ${budget.rate}: ${b(budget.paced)}`,
+    `${n(budget.paced.throttled)} 429s vs ${n(budget.adaptive.throttled)} adaptive (default); ${x(budget.paced.seconds / budget.adaptive.seconds)} its time`,
+    'maxRequestsPerSecond N against a gateway allowing N/s: 0 429s, every task finished',
+    budget.paced.throttled === 0 && budget.paced.finished === budget.paced.tasks,
+    budget.paced,
+  )
 
   const relay = await relayBench(tiny ? { deltas: 2_000, rounds: 1 } : {})
   row(

@@ -15,5 +15,8 @@ server.maxConnections = 100_000
 server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }))
 process.on('message', (message) => {
   if (message === 'count') process.send({ open })
-  if (message === 'stop') server.close(() => process.exit(0)) && server.closeAllConnections()
+  if (message === 'stop') {
+    server.close(() => process.exit(0))
+    server.closeAllConnections()
+  }
 })

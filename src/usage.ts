@@ -1,4 +1,5 @@
 import { callHook } from './callHook.js'
+import type { Budget } from './policy/budget.js'
 import { scrubText } from './errors/redact.js'
 import type { Response } from './validation/response.js'
 
@@ -40,6 +41,13 @@ export interface UsageOwner {
     | undefined
   /** The key, masked in what the hook hears: the gateway's words (`id`, `model`) may echo it. */
   readonly secret?: string | undefined
+  /**
+   * The client's budget, told what each response used: under
+   * `maxTokensPerMinute` the reported usage replaces the creation's estimate.
+   *
+   * @internal
+   */
+  readonly budget?: Pick<Budget, 'spent'> | undefined
 }
 
 /**
@@ -61,11 +69,19 @@ export function usageOf(client: UsageOwner): UsageTotals {
 /**
  * Adds a finished response's usage to its client's totals, and tells the
  * client's `onUsage` hook, with the key masked in the gateway's `id` and
- * `model` (a hostile or broken gateway may echo it there).
+ * `model` (a hostile or broken gateway may echo it there), and the client's
+ * budget, whose estimate for the response it replaces: the one of the
+ * creation sent with `idempotencyKey` when given (exact, whatever order
+ * concurrent responses end in), else the smallest one still waiting for its
+ * usage (never frees more than the right one would). A response without
+ * usage leaves its estimate standing.
  */
-export function recordUsage(client: UsageOwner, response: Response): void {
+export function recordUsage(client: UsageOwner, response: Response, idempotencyKey?: string): void {
   const u = response.usage
-  if (!u) return
+  if (!u) {
+    client.budget?.spent(undefined, idempotencyKey)
+    return
+  }
   const inputTokens = u.input_tokens ?? u.prompt_tokens ?? 0
   const outputTokens = u.output_tokens ?? u.completion_tokens ?? 0
   const mask = (text: string) => (client.secret ? scrubText(text, client.secret) : text)
@@ -87,5 +103,6 @@ export function recordUsage(client: UsageOwner, response: Response): void {
     cachedTokens: t.cachedTokens + event.cachedTokens,
     reasoningTokens: t.reasoningTokens + event.reasoningTokens,
   })
+  client.budget?.spent(event.totalTokens, idempotencyKey)
   callHook(client.hooks?.onUsage, event)
 }

@@ -28,6 +28,7 @@ describe('npm run bench, tiny', () => {
       'Polling cost',
       'Faults',
       'Budget',
+      'Request-rate budget',
       'Relay throughput',
       'Pull-based batch',
     ])
@@ -60,7 +61,10 @@ describe('npm run bench, tiny', () => {
       expect(run.requests).toBeLessThan(budget.perCall.requests)
     }
     expect(budget.perCall.throttled).toBeGreaterThan(0) // the gateway's limit was hit: a storm, not a quiet run
-    for (const run of [budget.perCall, budget.adaptive, budget.budget, budget.budgetFixed]) {
+    // Pacing at the gateway's own rate: no 429 at all, every task finished.
+    expect(budget.paced.throttled).toBe(0)
+    expect(budget.paced.finished).toBe(budget.paced.tasks)
+    for (const run of [budget.perCall, budget.adaptive, budget.budget, budget.budgetFixed, budget.paced]) {
       expect(run.lost).toBe(0)
       expect(run.finished + run.failed).toBe(run.tasks)
     }

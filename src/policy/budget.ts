@@ -1,8 +1,12 @@
-import { Subscription, type SchedulerLike } from 'rxjs'
+import type { SchedulerLike } from 'rxjs'
 import { isHttpError } from '../errors/HttpError.js'
+import { InvalidRequestError } from '../errors/InvalidRequestError.js'
 import type { AbortSignalLike } from '../transport/abort.js'
 import type { Gate, Pass, RequestSpec } from '../transport/types.js'
+import { Alarm } from './alarm.js'
+import { DEFAULTS } from './defaults.js'
 import { MAX_TIMER_MS } from './delays.js'
+import { TokenBudget, type TokenPrice } from './tokenBudget.js'
 
 /** Options of a client's budget. */
 export interface BudgetOptions {
@@ -19,10 +23,17 @@ export interface BudgetOptions {
   readonly maxPauseMs: number
   /** Most requests sent per second, evenly spaced (`1000 / n` ms apart, no burst above it). Default: no limit. */
   readonly maxRequestsPerSecond?: number
+  /** Most tokens per minute, estimated before sending and corrected by reported usage (see `ClientOptions.maxTokensPerMinute`). Default: no limit. */
+  readonly maxTokensPerMinute?: number
+  /** Path of response creation, the requests `maxTokensPerMinute` charges. @defaultValue `'/vendors/vendor-a/v1/responses'` ({@link DEFAULTS | DEFAULTS.responsesPath}) */
+  readonly responsesPath?: string
+  /** Output tokens guessed for a creation without `max_output_tokens`. @defaultValue `1_000` ({@link DEFAULTS | DEFAULTS.outputTokensGuess}) */
+  readonly outputTokensGuess?: number
   readonly scheduler: SchedulerLike
 }
 
 interface Waiter {
+  readonly price: TokenPrice | undefined
   readonly resolve: (pass: Pass) => void
   readonly leave: () => void
 }
@@ -34,8 +45,10 @@ interface Waiter {
  * a request unsubscribed while it waits leaves the queue and is never sent.
  * With `maxRequestsPerSecond`, requests also go at most that often, evenly
  * spaced, retries and polls included, so a gateway's rate limit is not met
- * at all. One timer at most, while a pause or a spacing lasts and someone
- * waits.
+ * at all. With `maxTokensPerMinute`, a response creation also waits while
+ * the last minute's tokens leave no room for its estimate (see
+ * {@link TokenBudget}); `spent` tells it what a response used. One timer at
+ * most, while a pause, a spacing or a full minute lasts and someone waits.
  */
 export class Budget implements Gate {
   private inFlight = 0
@@ -44,44 +57,73 @@ export class Budget implements Gate {
   private nextSendAt = 0 // the earliest time the next request may go, under maxRequestsPerSecond
   private limited = 0 // 429s in a row, for the backoff when no Retry-After is given
   private readonly queue: Waiter[] = []
-  private timer: Subscription | undefined
+  private readonly alarm: Alarm
+  private readonly tokens: TokenBudget | undefined
 
   constructor(private readonly options: BudgetOptions) {
     this.allowance = options.maxConcurrency
+    this.alarm = new Alarm(options.scheduler, () => this.pump())
+    const { maxTokensPerMinute: limit, responsesPath = DEFAULTS.responsesPath, outputTokensGuess = DEFAULTS.outputTokensGuess } = options
+    this.tokens = limit === undefined ? undefined : new TokenBudget(limit, responsesPath, outputTokensGuess)
   }
 
-  enter(_spec: RequestSpec, signal: AbortSignalLike): Pass | Promise<Pass> {
-    if (this.queue.length === 0 && this.room()) return this.admit()
+  enter(spec: RequestSpec, signal: AbortSignalLike): Pass | Promise<Pass> {
+    const price = this.tokens?.price(spec)
+    // Refused before it queues: no wait would ever make room for it.
+    if (price instanceof InvalidRequestError) return Promise.reject(price)
+    if (this.queue.length === 0 && this.room(price)) return this.admit(price)
     return new Promise<Pass>((resolve, reject) => {
       const onAbort = () => {
         const i = this.queue.indexOf(waiter)
         if (i !== -1) this.queue.splice(i, 1)
         reject(new Error('aborted while waiting for the budget'))
+        // The one who left may have held up those behind it, or been the last to wait.
+        this.pump()
       }
-      const waiter: Waiter = { resolve, leave: () => signal.removeEventListener('abort', onAbort) }
+      const waiter: Waiter = { price, resolve, leave: () => signal.removeEventListener('abort', onAbort) }
       signal.addEventListener('abort', onAbort, { once: true })
       this.queue.push(waiter)
       this.pump()
     })
   }
 
-  private room(): boolean {
-    const now = this.options.scheduler.now()
-    return this.inFlight < Math.floor(this.allowance) && now >= this.pausedUntil && now >= this.nextSendAt
+  /**
+   * A response ended having used `tokens` (undefined: no usage reported);
+   * `key` is its creation's `Idempotency-Key` when known. Replaces its
+   * estimate under `maxTokensPerMinute`, which may let a waiter go.
+   */
+  spent(tokens: number | undefined, key?: string): void {
+    if (!this.tokens) return
+    this.tokens.spent(tokens, key, this.options.scheduler.now())
+    this.pump()
   }
 
-  private admit(): Pass {
+  private room(price: TokenPrice | undefined): boolean {
+    const now = this.options.scheduler.now()
+    return this.inFlight < Math.floor(this.allowance) && now >= this.readyAt(price, now)
+  }
+
+  /** When the pause, the spacing and the minute's tokens let a request of `price` go (the room in flight aside). */
+  private readyAt(price: TokenPrice | undefined, now: number): number {
+    const tokensAt = price && this.tokens ? this.tokens.readyAt(price, now) : now
+    return Math.max(this.pausedUntil, this.nextSendAt, tokensAt)
+  }
+
+  private admit(price: TokenPrice | undefined): Pass {
     this.inFlight++
+    const now = this.options.scheduler.now()
     const rate = this.options.maxRequestsPerSecond
     // Spaced from the later of now and the last slot: a quiet spell saves no burst for later.
-    if (rate !== undefined) this.nextSendAt = Math.max(this.nextSendAt, this.options.scheduler.now()) + 1000 / rate
+    if (rate !== undefined) this.nextSendAt = Math.max(this.nextSendAt, now) + 1000 / rate
+    const charge = price && this.tokens?.take(price, now)
     let done = false
     return {
-      answered: () => {},
+      answered: (status) => charge?.answered(status),
       done: (error) => {
         if (done) return
         done = true
         this.inFlight--
+        charge?.done(error)
         this.learn(error)
         this.pump()
       },
@@ -107,18 +149,19 @@ export class Budget implements Gate {
     }
   }
 
+  /**
+   * Admits waiters in order while there is room, then sets the alarm for the
+   * time the first one waits for (a pause, a spacing, tokens ageing out; a
+   * refund or a report may bring it nearer), or clears it when nobody waits
+   * or only room in flight is missing (an ending pass pumps then).
+   */
   private pump(): void {
-    while (this.queue.length > 0 && this.room()) {
-      const waiter = this.queue.shift()!
+    for (let waiter = this.queue[0]; waiter && this.room(waiter.price); waiter = this.queue[0]) {
+      this.queue.shift()
       waiter.leave()
-      waiter.resolve(this.admit())
+      waiter.resolve(this.admit(waiter.price))
     }
-    const wait = Math.max(this.pausedUntil, this.nextSendAt) - this.options.scheduler.now()
-    if (this.queue.length > 0 && wait > 0 && !this.timer) {
-      this.timer = this.options.scheduler.schedule(() => {
-        this.timer = undefined
-        this.pump()
-      }, wait)
-    }
+    const first = this.queue[0]
+    this.alarm.set(first && this.readyAt(first.price, this.options.scheduler.now()))
   }
 }

@@ -71,6 +71,8 @@ export const DEFAULTS = {
     /** Up to 10% taken off each wait. */
     jitter: 0.1,
   },
+  /** Output tokens guessed, under `maxTokensPerMinute`, for a response creation that does not give `max_output_tokens`; the reported usage replaces it. */
+  outputTokensGuess: 1_000,
   /** Reconnections of a dropped background stream in a row without a new event. */
   resumeAttempts: 3,
   /** Task polling by kind: video follows the interface's advice (10 s growing to 20 s); images start sooner. */

@@ -27,15 +27,6 @@ export function neverArrived(error: unknown): boolean {
 }
 
 /**
- * Whether a failed creation may have taken effect: it failed in a way that
- * passes (see {@link isTransient}) and not before it arrived. Its outcome is
- * unknown to the caller.
- */
-export function mayHaveArrived(error: unknown): boolean {
-  return isTransient(error) && !neverArrived(error)
-}
-
-/**
  * Whether a failed creation certainly created nothing: it never arrived, or
  * the gateway answered with a status no retry changes (a 4xx, a quota 429).
  * Any other failure leaves the outcome unknown: the task may exist.

@@ -125,7 +125,7 @@ describe('loop$: subscriptions', () => {
 describe('loop$: failures', () => {
   it('retries a failed attempt after the wait `retry` gives, counting failures in a row, and ends with the error when `retry` gives undefined', () => {
     const scheduler = testScheduler()
-    const calls: Array<[unknown, number]> = []
+    const calls: [unknown, number][] = []
     scheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const a = cold('-#', undefined, boom)
       const loop = loopOf(plan([a, a, a, a], { scheduler, retry: (e, n) => (calls.push([e, n]), n <= 2 ? 5 : undefined) }))
@@ -172,7 +172,7 @@ describe('loop$: failures', () => {
 
   it('tells each attempt how many failures in a row came before it', () => {
     const scheduler = testScheduler()
-    const seen: Array<[number, number]> = []
+    const seen: [number, number][] = []
     scheduler.run(({ cold, flush }) => {
       const bad = cold('-#', undefined, boom)
       const good = cold('-a|')

@@ -8,43 +8,43 @@ import { TaskFailedError } from '../../src/errors/TaskFailedError.js'
 import { TimeoutError } from '../../src/errors/TimeoutError.js'
 import { ValidationError } from '../../src/errors/ValidationError.js'
 import { DEFAULTS } from '../../src/policy/defaults.js'
-import { certainlyNotCreated, isTransient, mayHaveArrived, neverArrived } from '../../src/policy/retryable.js'
+import { certainlyNotCreated, isTransient, neverArrived } from '../../src/policy/retryable.js'
 import { createRule, readRule } from '../../src/policy/rules.js'
 
 const http = (status: number, body = '', retryAfterMs?: number) => new HttpError({ method: 'POST', path: '/p', status, body, retryAfterMs })
 const quota = JSON.stringify({ error: { message: 'You exceeded your current quota', type: 'insufficient_quota', code: 'insufficient_quota' } })
 
-// [error, isTransient, neverArrived, mayHaveArrived, certainlyNotCreated]
-const TABLE: Array<[string, unknown, boolean, boolean, boolean, boolean]> = [
-  ['connection refused (not sent)', new ConnectionError('POST', '/p', 'refused', false), true, true, false, true],
-  ['connection broken after sending', new ConnectionError('POST', '/p', 'reset', true), true, false, true, false],
-  ['silence timeout', new TimeoutError('POST', '/p', 1_000, 'silence'), true, false, true, false],
-  ['deadline timeout', new TimeoutError('call', '/p', 1_000, 'deadline'), false, false, false, false],
-  ['malformed reply', new ValidationError('reply', [{ path: '', message: 'is not JSON' }], 'x'), true, false, true, false],
-  ['408', http(408), true, false, true, false],
-  ['429 rate limit', http(429, '{"error":{"code":"rate_limit_exceeded","message":"slow down"}}'), true, true, false, true],
-  ['429 insufficient_quota', http(429, quota), false, false, false, true],
-  ['429 daily spend cap', http(429, '{"message":"Daily spend cap reached"}'), false, false, false, true],
-  ['500', http(500), true, false, true, false],
-  ['502', http(502), true, false, true, false],
-  ['503', http(503), true, true, false, true],
-  ['504', http(504), true, false, true, false],
-  ['400', http(400), false, false, false, true],
-  ['401', http(401), false, false, false, true],
-  ['403', http(403), false, false, false, true],
-  ['404', http(404), false, false, false, true],
-  ['409', http(409), false, false, false, true],
-  ['body over a size limit', new PayloadTooLargeError('GET', '/p', 'maxBodyBytes', 10), false, false, false, false],
-  ['failed response', new ResponseFailedError({ message: 'x' }), false, false, false, false],
-  ['failed task', new TaskFailedError('t', { code: 3001, title: 'T', detail: 'd' }), false, false, false, false],
-  ['invalid request', new InvalidRequestError([{ path: 'a', message: 'b' }]), false, false, false, false],
-  ['a plain Error', new Error('bug'), false, false, false, false],
-  ['a non-error value', 'oops', false, false, false, false],
+// [error, isTransient, neverArrived, certainlyNotCreated]
+const TABLE: [string, unknown, boolean, boolean, boolean][] = [
+  ['connection refused (not sent)', new ConnectionError('POST', '/p', 'refused', false), true, true, true],
+  ['connection broken after sending', new ConnectionError('POST', '/p', 'reset', true), true, false, false],
+  ['silence timeout', new TimeoutError('POST', '/p', 1_000, 'silence'), true, false, false],
+  ['deadline timeout', new TimeoutError('call', '/p', 1_000, 'deadline'), false, false, false],
+  ['malformed reply', new ValidationError('reply', [{ path: '', message: 'is not JSON' }], 'x'), true, false, false],
+  ['408', http(408), true, false, false],
+  ['429 rate limit', http(429, '{"error":{"code":"rate_limit_exceeded","message":"slow down"}}'), true, true, true],
+  ['429 insufficient_quota', http(429, quota), false, false, true],
+  ['429 daily spend cap', http(429, '{"message":"Daily spend cap reached"}'), false, false, true],
+  ['500', http(500), true, false, false],
+  ['502', http(502), true, false, false],
+  ['503', http(503), true, true, true],
+  ['504', http(504), true, false, false],
+  ['400', http(400), false, false, true],
+  ['401', http(401), false, false, true],
+  ['403', http(403), false, false, true],
+  ['404', http(404), false, false, true],
+  ['409', http(409), false, false, true],
+  ['body over a size limit', new PayloadTooLargeError('GET', '/p', 'maxBodyBytes', 10), false, false, false],
+  ['failed response', new ResponseFailedError({ message: 'x' }), false, false, false],
+  ['failed task', new TaskFailedError('t', { code: 3001, title: 'T', detail: 'd' }), false, false, false],
+  ['invalid request', new InvalidRequestError([{ path: 'a', message: 'b' }]), false, false, false],
+  ['a plain Error', new Error('bug'), false, false, false],
+  ['a non-error value', 'oops', false, false, false],
 ]
 
 describe('what may pass if sent again', () => {
-  it.each(TABLE)('%s: isTransient %s, neverArrived %s, mayHaveArrived %s, certainlyNotCreated %s', (_, error, transient, never, may, notCreated) => {
-    expect([isTransient(error), neverArrived(error), mayHaveArrived(error), certainlyNotCreated(error)]).toEqual([transient, never, may, notCreated])
+  it.each(TABLE)('%s: isTransient %s, neverArrived %s, certainlyNotCreated %s', (_, error, transient, never, notCreated) => {
+    expect([isTransient(error), neverArrived(error), certainlyNotCreated(error)]).toEqual([transient, never, notCreated])
   })
 })
 
