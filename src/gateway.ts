@@ -61,7 +61,23 @@ export interface Gateway {
  * ```
  */
 export function createGateway(options: GatewayOptions): Gateway {
-  const client = createClient(options)
+  return gatewayOf(createClient(options))
+}
+
+/**
+ * The {@link Gateway} facade over a client you already have (one made by
+ * `createClient`, or the `client` of `createTestGateway` in a test): every
+ * call bound to it, sharing its budget, hooks and usage.
+ *
+ * @example
+ * ```ts
+ * import { createClient, gatewayOf } from 'rxgate'
+ *
+ * const client = createClient({ baseUrl: process.env.GATEWAY_BASE_URL!, apiKey: process.env.GATEWAY_API_KEY! })
+ * const gateway = gatewayOf(client)
+ * ```
+ */
+export function gatewayOf(client: Client): Gateway {
   return {
     client,
     responses$: (body, opts) => responses$(client, body, opts),

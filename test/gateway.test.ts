@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { ClientOptions } from '../src/client.js'
 import { endpoints } from '../src/endpoints.js'
 import { InvalidRequestError } from '../src/errors/InvalidRequestError.js'
-import { createGateway } from '../src/gateway.js'
+import { createClient } from '../src/client.js'
+import { createGateway, gatewayOf } from '../src/gateway.js'
 import { VirtualClock } from './helpers/clock.js'
 import { BASE, onClock } from './helpers/client.js'
 import { observe } from './helpers/collect.js'
@@ -32,6 +33,16 @@ describe('createGateway', () => {
   it('exposes its plain-data client', () => {
     const { gateway } = setup()
     expect(gateway.client).toMatchObject({ baseUrl: BASE, secret: KEY })
+  })
+
+  it('gatewayOf binds the calls to a client already made: its requests share that client’s budget and hooks', async () => {
+    const { gw, clock } = setup()
+    const seen: string[] = []
+    const client = createClient({ baseUrl: BASE, apiKey: KEY, transport: gw.transport, scheduler: clock, hooks: { onRequest: (r) => seen.push(r.path) } })
+    const gateway = gatewayOf(client)
+    expect(gateway.client).toBe(client)
+    await onClock(clock, observe(gateway.responses$({ model: 'm' }))).done
+    expect(seen).toEqual(['/vendors/vendor-a/v1/responses'])
   })
 
   it.each([

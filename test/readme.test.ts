@@ -27,19 +27,20 @@ const MINIMUMS: Readonly<Record<string, readonly [blocks: number, runnable: numb
   'README.md': [6, 5],
   'docs/background-responses.md': [3, 3],
   'docs/bots.md': [10, 9],
-  'docs/browser-and-angular.md': [4, 0],
+  'docs/browser-and-angular.md': [5, 0],
   'docs/budget-and-rate-limits.md': [2, 2],
   'docs/client.md': [2, 2],
   'docs/custom-audio.md': [3, 3],
   'docs/downloads.md': [3, 3],
   'docs/errors-and-retries.md': [3, 3],
-  'docs/hooks-and-usage.md': [2, 2],
+  'docs/hooks-and-usage.md': [1, 1],
+  'docs/telemetry.md': [3, 2],
   'docs/media-tasks.md': [5, 5],
   'docs/node-pipelines.md': [5, 5],
   'docs/server.md': [3, 3],
   'docs/simulator.md': [2, 2],
   'docs/streaming-and-responses.md': [3, 3],
-  'docs/testing.md': [4, 4],
+  'docs/testing.md': [9, 6],
 }
 /** Blocks, and blocks with Output, of all the documents together. */
 const MIN_TOTAL = 60

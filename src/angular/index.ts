@@ -1,8 +1,9 @@
 /**
- * The gateway as an Angular provider: {@link provideGateway} and
- * {@link injectGateway}, with {@link withHttpClient} to send through Angular's
- * `HttpClient`. Everything in `rxgate` is exported here too, in its `fetch`
- * flavour, so an Angular app imports from this one entry.
+ * The gateway as an Angular provider: {@link provideGateway}, with
+ * {@link injectGateway} (the facade) and {@link injectClient} (the client,
+ * for the standalone functions), and {@link withHttpClient} to send through
+ * Angular's `HttpClient`. Everything in `rxgate` is exported here too, in
+ * its `fetch` flavour, so an Angular app imports from this one entry.
  *
  * @example
  * ```ts
@@ -15,7 +16,8 @@
  */
 // rxgate/angular: the gateway as an Angular provider. Angular is an optional
 // peer of rxgate: only apps that import this entry need it.
-export { GATEWAY, provideGateway, injectGateway, type GatewayFeature } from './provideGateway.js'
+export { CLIENT, GATEWAY, provideGateway, injectGateway, type GatewayFeature } from './provideGateway.js'
+export { injectClient } from './injectClient.js'
 export { withHttpClient } from './withHttpClient.js'
 export { httpClientTransport } from './httpClientTransport.js'
 // All of rxgate as well, in its fetch flavour (which runs in Node too): an

@@ -1,4 +1,5 @@
 import { inject, InjectionToken, makeEnvironmentProviders, PLATFORM_ID, type EnvironmentProviders } from '@angular/core'
+import type { Client } from '../client.js'
 import { createGateway, type Gateway, type GatewayOptions } from '../gateway.js'
 import type { Transport } from '../transport/types.js'
 import { serverGateway } from './serverGateway.js'
@@ -13,8 +14,9 @@ export interface GatewayFeature {
 
 /**
  * The app's {@link Gateway}, as {@link provideGateway} made it. Inject it
- * with {@link injectGateway} (or `inject(GATEWAY)`); provide another under it
- * in a test.
+ * with {@link injectGateway} (or `inject(GATEWAY)`). In a test,
+ * `provideTestGateway()` from `rxgate/angular/testing` provides one on an
+ * in-process gateway; or provide a gateway of your own under it.
  *
  * @example
  * ```ts
@@ -25,9 +27,23 @@ export interface GatewayFeature {
 export const GATEWAY = /* @__PURE__ */ new InjectionToken<Gateway>('rxgate Gateway')
 
 /**
- * Provides the app's gateway. In the browser it calls the app's own server
- * (`baseUrl: '/api/rxgate'`, served by `rxgate/server`, which holds the
- * key), so the browser bundle holds no key. Options are those of
+ * The app's {@link Client}: the one under the provided gateway
+ * (`injectGateway().client`), for the standalone functions
+ * (`responses$(client, …)`, `textToVideo$(client, …)`). `provideGateway`
+ * and `provideTestGateway` (from `rxgate/angular/testing`) provide it.
+ *
+ * @example
+ * ```ts
+ * const client = inject(CLIENT)
+ * ```
+ */
+export const CLIENT = /* @__PURE__ */ new InjectionToken<Client>('rxgate Client')
+
+/**
+ * Provides the app's gateway under {@link GATEWAY}, and its client under
+ * {@link CLIENT} (see `injectClient`). In the browser it calls the app's
+ * own server (`baseUrl: '/api/rxgate'`, served by `rxgate/server`, which
+ * holds the key), so the browser bundle holds no key. Options are those of
  * `createGateway`, or a function returning them that runs in an injection
  * context (to read tokens of the app).
  *
@@ -56,6 +72,8 @@ export function provideGateway(options: GatewayOptions | (() => GatewayOptions),
         return createGateway(transport ? { ...settings, transport } : settings)
       },
     },
+    // The gateway's own client, for the standalone functions: one client, one set of per-client state.
+    { provide: CLIENT, useFactory: () => inject(GATEWAY).client },
   ])
 }
 

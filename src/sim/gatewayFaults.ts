@@ -2,7 +2,8 @@ import type { Call, Route } from './call.js'
 import { chaosError, takeChaos } from './chaos.js'
 import type { SimEnv } from './env.js'
 import { CHAOS_FAULTS } from './faultTypes.js'
-import { rateLimitError, sendHugeError, serverError } from './gatewayErrors.js'
+import { rateLimitError, serverError } from './gatewayErrors.js'
+import { sendHugeError } from './hugeError.js'
 
 /**
  * Applies the gateway-wide faults to one authenticated gateway request:

@@ -1,5 +1,5 @@
 import { apiError } from './apiError.js'
-import { canonicalJson } from './body.js'
+import { canonicalJson } from './canonicalJson.js'
 import type { Call } from './call.js'
 import type { SimSettings } from './options.js'
 import type { StoredResponse } from './responseModel.js'

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { sha256 } from './sha256.js'
 
 /**
  * Splits prose into word-sized stream pieces that join back to it exactly;
@@ -30,13 +30,13 @@ export function countWords(text: string): number {
   return text.split(/\s+/).filter(Boolean).length
 }
 
-/** Bytes of a SHA-256 of the text: deterministic choices for the same input. */
-export function seedOf(text: string): Buffer {
-  return createHash('sha256').update(text).digest()
+/** Bytes of a SHA-256 of the text: deterministic choices for the same input, in Node and in a browser alike. */
+export function seedOf(text: string): Uint8Array {
+  return sha256(text)
 }
 
 /** Picks from `options` with seed byte `index`. */
-export function pick<T>(seed: Buffer, index: number, options: readonly T[]): T {
+export function pick<T>(seed: Uint8Array, index: number, options: readonly T[]): T {
   return options[(seed[index % seed.length] ?? 0) % options.length] as T
 }
 

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import { brokenArguments } from './badArguments.js'
 import type { Conversation } from './conversation.js'
 import { preambleText } from './preamble.js'
@@ -12,8 +11,9 @@ import { jsonFromOutputs } from './structuredAnswer.js'
 import { answerFromOutputs, argumentTextOf } from './toolAnswer.js'
 import { topicOf, videoPromptAbout } from './videoPrompt.js'
 
-/** A random id with a prefix, like OpenAI's (`msg_…`, `fc_…`, `call_…`). */
-export const idOf = (prefix: string, bytes = 24): string => `${prefix}_${randomBytes(bytes).toString('hex')}`
+/** A random id with a prefix, like OpenAI's (`msg_…`, `fc_…`, `call_…`): Web Crypto, in Node 20 and in browsers alike. */
+export const idOf = (prefix: string, bytes = 24): string =>
+  `${prefix}_${Array.from(globalThis.crypto.getRandomValues(new Uint8Array(bytes)), (byte) => byte.toString(16).padStart(2, '0')).join('')}`
 
 /** The refusal a `[refuse]` request gets. */
 export const REFUSAL = "I'm sorry, but I can't help with that request."

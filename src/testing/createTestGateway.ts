@@ -45,7 +45,9 @@ const offline: Transport = () => Promise.reject(new Error('rxgate/testing sends 
  *
  * The client has no budget unless `client` sets one (`adaptToRateLimits`,
  * `maxConcurrency`: a request that must wait its turn waits on a Promise,
- * outside virtual time) and polls without jitter. Node only.
+ * outside virtual time; fake timers with their async advance run it) and
+ * polls without jitter. Nothing here imports a Node module: it runs in a
+ * browser bundle too (`rxgate/angular/testing`).
  *
  * @example
  * ```ts

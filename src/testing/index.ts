@@ -1,7 +1,9 @@
 /**
- * An in-process gateway for tests in virtual time (Node):
+ * An in-process gateway for tests in virtual time:
  * {@link createTestGateway} answers a client's calls by the simulator's rules
- * on the clock of an RxJS `TestScheduler`, with nothing sent over the network.
+ * on the clock of an RxJS `TestScheduler` (or of fake timers), with nothing
+ * sent over the network. It imports no Node module, so it runs in Node and
+ * in a browser bundle alike (for Angular: `rxgate/angular/testing`).
  *
  * @example
  * ```ts

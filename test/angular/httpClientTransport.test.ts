@@ -14,7 +14,7 @@ const httpError = (status: number, error: unknown, values: Record<string, string
 
 /** A stand-in HttpClient: each request is handed to the test, which plays its events. */
 function fakeHttp() {
-  const calls: Array<{ method: string; url: string; options: Record<string, unknown>; events: Subscriber<unknown>; unsubscribed: boolean }> = []
+  const calls: { method: string; url: string; options: Record<string, unknown>; events: Subscriber<unknown>; unsubscribed: boolean }[] = []
   const http = {
     request: (method: string, url: string, options: Record<string, unknown>) =>
       new Observable<unknown>((events) => {

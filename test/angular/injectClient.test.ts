@@ -1,0 +1,64 @@
+import { createEnvironmentInjector, Injector, PLATFORM_ID, runInInjectionContext, type EnvironmentInjector, type EnvironmentProviders, type Provider } from '@angular/core'
+import { lastValueFrom, map, toArray } from 'rxjs'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { injectClient } from '../../src/angular/injectClient.js'
+import { CLIENT, GATEWAY, provideGateway, type GatewayFeature } from '../../src/angular/provideGateway.js'
+import { createGateway, responses$, type Transport, type TransportRequest } from '../../src/index.js'
+
+function appInjector(platform: 'browser' | 'server', ...providers: (EnvironmentProviders | Provider)[]): EnvironmentInjector {
+  const root = createEnvironmentInjector([{ provide: PLATFORM_ID, useValue: platform }], Injector.NULL as EnvironmentInjector)
+  return createEnvironmentInjector(providers, root)
+}
+
+/** A transport that answers every call with a completed response and records it. */
+function recordingFeature(): GatewayFeature & { readonly calls: TransportRequest[] } {
+  const calls: TransportRequest[] = []
+  const transport: Transport = async (request) => {
+    calls.push(request)
+    const body = JSON.stringify({ id: 'resp_1', object: 'response', created_at: 1, model: 'm', status: 'completed', output: [] })
+    return { status: 200, header: (name) => (name === 'content-type' ? 'application/json' : undefined), body: (async function* () { yield new TextEncoder().encode(body) })(), text: async () => body }
+  }
+  return { kind: 'recording', transport: () => transport, calls }
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+  vi.useRealTimers()
+})
+
+describe('injectClient', () => {
+  it('is the provided gateway’s own client: the standalone functions send through the feature’s transport', async () => {
+    vi.stubGlobal('document', {})
+    vi.stubGlobal('location', { origin: 'http://app.example' })
+    const feature = recordingFeature()
+    const injector = appInjector('browser', provideGateway({ baseUrl: '/api/rxgate' }, feature))
+    const client = runInInjectionContext(injector, injectClient)
+    expect(client).toBe(injector.get(GATEWAY).client)
+    expect(injector.get(CLIENT)).toBe(client)
+    const statuses = await lastValueFrom(responses$(client, { model: 'm', input: 'hi' }).pipe(map((r) => r.status), toArray()))
+    expect(statuses).toEqual(['completed'])
+    expect(feature.calls.map((c) => `${c.method} ${c.url}`)).toEqual(['POST /api/rxgate/vendors/vendor-a/v1/responses'])
+  })
+
+  it('sends nothing and starts no timer during server-side rendering', async () => {
+    vi.useFakeTimers()
+    const feature = recordingFeature()
+    const client = runInInjectionContext(appInjector('server', provideGateway({ baseUrl: '/api/rxgate' }, feature)), injectClient)
+    const seen: unknown[] = []
+    const subscription = responses$(client, { model: 'm', input: 'hi', stream: true }).subscribe({ next: (v) => seen.push(v), error: (e) => seen.push(e), complete: () => seen.push('complete') })
+    await vi.advanceTimersByTimeAsync(3_600_000)
+    expect(seen).toEqual([])
+    expect(vi.getTimerCount()).toBe(0)
+    expect(feature.calls).toEqual([])
+    subscription.unsubscribe()
+  })
+
+  it('is the client of a gateway a test provides under GATEWAY alone', () => {
+    const gateway = createGateway({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k' })
+    expect(runInInjectionContext(appInjector('browser', { provide: GATEWAY, useValue: gateway }), injectClient)).toBe(gateway.client)
+  })
+
+  it('says what to add when nothing is provided', () => {
+    expect(() => runInInjectionContext(appInjector('browser'), injectClient)).toThrow(/provideGateway\(\{ baseUrl: '\/api\/rxgate' \}\) to the app's providers \(in a test, provideTestGateway\(\) from rxgate\/angular\/testing\)/)
+  })
+})
