@@ -4,7 +4,9 @@ import { InvalidRequestError } from '../errors/InvalidRequestError.js'
 import { ResultExpiredError } from '../errors/ResultExpiredError.js'
 import { millis } from '../validation/options.js'
 import { publicNetworkIssues } from '../transport/allowHosts.js'
+import { checksumSink } from './checksumSink.js'
 import { openSink } from './sink.js'
+import type { Sink } from './sinkTypes.js'
 import { Transfer } from './transfer.js'
 import type { DownloadEvent, DownloadOptions, DownloadTarget } from './types.js'
 
@@ -39,6 +41,16 @@ import type { DownloadEvent, DownloadOptions, DownloadTarget } from './types.js'
  * - A file is written under a temporary name in the same folder and renamed
  *   when complete. Unsubscribing, or a failure, aborts the request and
  *   removes the temporary file: the final name never holds a partial file.
+ * - With `keepPartial`, the temporary file is `<target>.part` and stays (with
+ *   the version its bytes belong to in `<target>.part.json`) when the
+ *   download fails, is unsubscribed, or its process dies; a later download
+ *   of the same URL to the same target asks only for the rest (`Range` and
+ *   `If-Range`), or begins again from byte 0 when the server answers with
+ *   the whole file. `saved.fromPartial` says how many bytes were continued.
+ * - With `sha256`, the file is hashed as it is written (continued bytes read
+ *   back from disk) and `saved.sha256` holds the digest; given a digest, a
+ *   file that differs ends in `ChecksumMismatchError`, with no final file
+ *   and no partial file kept.
  * - Errors name the URL's path, never its query; a server's error body is
  *   masked of anything that may echo the signature.
  * - Each chunk is written before the next is read, so a slow disk or stream
@@ -65,7 +77,7 @@ export function download$(url: string, target: DownloadTarget, options: Download
       path = checkedPath(url, options)
       const expiresAt = timeOf(options.expiresAt)
       if (expiresAt !== undefined && scheduler.now() >= expiresAt) throw new ResultExpiredError(path, new Date(expiresAt), false)
-      const transfer = new Transfer(url, path, openSink(target, options.end !== false), options, scheduler, subscriber)
+      const transfer = new Transfer(url, path, sinkOf(url, path, target, options), options, scheduler, subscriber)
       void transfer.run()
       return () => transfer.stop()
     } catch (error) {
@@ -73,6 +85,20 @@ export function download$(url: string, target: DownloadTarget, options: Download
       return undefined
     }
   })
+}
+
+/** The target's sink: keeping its partial file with `keepPartial`, hashing with `sha256`. */
+function sinkOf(url: string, path: string, target: DownloadTarget, options: DownloadOptions): Sink {
+  const { keepPartial = false, sha256 = false } = options
+  const issues = []
+  if (typeof keepPartial !== 'boolean') issues.push({ path: 'keepPartial', message: `must be a boolean (got ${typeof keepPartial})` })
+  else if (keepPartial && typeof target !== 'string') issues.push({ path: 'keepPartial', message: 'needs a file path target: a stream or a Blob cannot be continued later' })
+  if (typeof sha256 !== 'boolean' && !(typeof sha256 === 'string' && /^[\da-f]{64}$/i.test(sha256))) {
+    issues.push({ path: 'sha256', message: `must be true, false, or a SHA-256 digest of 64 hex digits (got ${typeof sha256 === 'string' ? `${sha256.length} characters` : typeof sha256})` })
+  }
+  if (issues.length > 0) throw new InvalidRequestError(issues, 'download')
+  const sink = openSink(target, options.end !== false, keepPartial ? url : undefined)
+  return sha256 === false ? sink : checksumSink(sink, typeof sha256 === 'string' ? sha256.toLowerCase() : undefined, path)
 }
 
 /** The URL's path for messages (never its query: that holds the signature); refuses what is not http(s). */

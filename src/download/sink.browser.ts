@@ -4,7 +4,7 @@ import type { Sink } from './sinkTypes.js'
 import type { DownloadTarget } from './types.js'
 import { writableSink } from './writableSink.js'
 
-/** Browser: a Blob, or a stream-like object with `write`; a file path needs Node. */
+/** Browser: a Blob, or a stream-like object with `write`; a file path needs Node (so `keepPartial`, which takes one, does too). */
 export function openSink(target: DownloadTarget, end: boolean): Sink {
   if (typeof target === 'object' && target !== null) {
     if ('blob' in target && target.blob === true) return blobSink(target)

@@ -26,6 +26,8 @@ export class Transfer {
   private version: string | undefined
   private resumed = 0
   private restarted = 0
+  /** Bytes continued from a partial file an earlier download left; undefined unless the sink keeps partial files. */
+  private fromPartial: number | undefined
   private stopped = false
   private attempt: AbortSwitch | undefined
   private readonly silence: SilenceWatch
@@ -48,6 +50,7 @@ export class Transfer {
 
   async run(): Promise<void> {
     let type: string | undefined
+    if (!(await this.continueLeftover())) return
     // `retries` caps the requests after the first, whatever failed and however many bytes came: at most retries + 1 in all.
     for (let retry = 0; ; ) {
       try {
@@ -74,14 +77,39 @@ export class Transfer {
       const saved = await this.sink.finish(type)
       this.end()
       if (this.stopped) return
-      this.out.next({ type: 'saved', bytes: this.written, ...saved, resumed: this.resumed, restarted: this.restarted })
+      const partial = this.fromPartial === undefined ? {} : { fromPartial: this.fromPartial }
+      this.out.next({ type: 'saved', bytes: this.written, ...saved, resumed: this.resumed, restarted: this.restarted, ...partial })
       this.out.complete()
     } catch (error) {
       if (!this.stopped) this.fail(error)
     }
   }
 
-  /** Unsubscribed: abort the request, and remove what was written. */
+  /**
+   * Takes up the bytes an earlier download left on disk (a sink that keeps
+   * partial files): the first request asks only for the rest, with the
+   * validator they were written under. False when the download ended here.
+   */
+  private async continueLeftover(): Promise<boolean> {
+    if (!this.sink.leftover) return true
+    try {
+      const left = await this.sink.leftover()
+      this.fromPartial = left?.bytes ?? 0
+      if (left) {
+        this.written = left.bytes
+        this.total = left.total
+        this.ranges = true
+        this.validator = left.validator
+        this.version = left.version
+      }
+      return !this.stopped
+    } catch (error) {
+      if (!this.stopped) this.fail(error)
+      return false
+    }
+  }
+
+  /** Unsubscribed: abort the request, and remove what was written (a sink that keeps partial files keeps them). */
   stop(): void {
     if (this.stopped) return
     this.stopped = true
@@ -115,6 +143,8 @@ export class Transfer {
       if (this.written > 0) await this.restart()
       this.total = part.total
       this.version = part.version
+      // Recorded before the first byte: a process that dies from here leaves a part whose version is known.
+      await this.sink.begin?.({ validator: part.ranges ? part.validator : undefined, version: part.version, total: part.total })
     } else {
       // No answer to start from, or a range other than the one asked for: trust none of it.
       abort.abort()
@@ -135,6 +165,7 @@ export class Transfer {
       )
     }
     this.written = 0
+    if (this.fromPartial !== undefined) this.fromPartial = 0
     this.restarted++
   }
 

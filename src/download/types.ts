@@ -54,6 +54,10 @@ export interface DownloadSaved {
   readonly resumed: number
   /** Transfers begun again from byte 0 (the server ignored `Range`, gave no validator to resume with, or the file changed). */
   readonly restarted: number
+  /** With `keepPartial`: bytes of the file taken from a partial file an earlier download left (0 when it began from byte 0). */
+  readonly fromPartial?: number
+  /** With the `sha256` option: the SHA-256 digest of the file saved, in lower-case hex. */
+  readonly sha256?: string
 }
 
 /** What `download$` emits: progress as bytes arrive, then `saved` once. */
@@ -111,6 +115,33 @@ export interface DownloadOptions {
    * business: `allowHosts` and `allowPrivateNetwork` do not apply to it.
    */
   readonly transport?: Transport
+  /**
+   * Keep the partial file of a file target when the download fails, is
+   * unsubscribed, or its process dies, and continue it in a later
+   * `download$` of the same URL to the same path: the bytes are written to
+   * `<target>.part`, and the version they belong to (the server's strong
+   * `ETag` or `Last-Modified`, and the URL's origin and path, never its
+   * query) to `<target>.part.json`. A later download asks only for the rest,
+   * with `Range` and `If-Range`; a server that answers with the whole file (it
+   * changed, or it ignores ranges) begins the part again from byte 0. The
+   * final name still only ever holds a whole file. One download per target at
+   * a time: a second one in this process is refused with `InvalidRequestError`;
+   * across processes, give each job its own target. A file target only.
+   *
+   * @defaultValue `false` (a temporary file of a random name, removed on failure)
+   */
+  readonly keepPartial?: boolean
+  /**
+   * Hash the file as it is saved: `true` reports the SHA-256 digest in
+   * `saved.sha256`; a digest (64 hex digits) is also checked, and a file
+   * whose digest differs ends in `ChecksumMismatchError`, with nothing under
+   * the final name and no partial file kept (a `Writable` has had the bytes
+   * already: it is left as it is, not ended). Bytes continued from a partial
+   * file are read back from disk into the digest.
+   *
+   * @defaultValue `false`
+   */
+  readonly sha256?: boolean | string
   /** A `Writable` target is ended when the download completes. @defaultValue `true` */
   readonly end?: boolean
   /** Scheduler of the silence timer, the waits between attempts and the expiry check. @defaultValue RxJS's `asyncScheduler` */

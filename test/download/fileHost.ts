@@ -8,8 +8,8 @@ export interface FileHostOptions {
   readonly size?: number
   /** Sends `Accept-Ranges: bytes` and honours `Range` with a 206. Default true. */
   readonly ranges?: boolean
-  /** Sends `Accept-Ranges: bytes` but answers every request with the whole file (a 200). */
-  readonly ignoreRange?: boolean
+  /** Sends `Accept-Ranges: bytes` but answers every request (or those for which it returns true) with the whole file (a 200). */
+  readonly ignoreRange?: boolean | ((n: number) => boolean)
   /** Sends a strong `ETag` of the file's bytes, and honours `If-Range` with it. Default true. */
   readonly etag?: boolean
   /** Per request: the file served is this other version (other bytes, so another `ETag`). */
@@ -63,7 +63,8 @@ export async function fileHost(options: FileHostOptions = {}): Promise<FileHost>
     const tag = etag ? etagOf(file) : undefined
     const range = /^bytes=(\d+)-$/.exec(String(req.headers.range ?? ''))
     const ifRange = req.headers['if-range']
-    const honoured = ranges && !options.ignoreRange && range && (options.ignoreIfRange || ifRange === undefined || ifRange === tag)
+    const ignored = typeof options.ignoreRange === 'function' ? options.ignoreRange(n) : options.ignoreRange
+    const honoured = ranges && !ignored && range && (options.ignoreIfRange || ifRange === undefined || ifRange === tag)
     const start = honoured ? Number(range[1]) : 0
     const extra = options.overrun?.(n)
     const headers: http.OutgoingHttpHeaders = {

@@ -1,11 +1,10 @@
-import { stat } from 'node:fs/promises'
+import { rm, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { UnrecoverableError, WaitingError } from 'bullmq'
-import { endpoints, isResultExpiredError, isTaskCreationUnknownError, isTaskFailedError, task$, textToVideo$ } from 'rxgate'
-import { catchError, filter, first, last, map, of, tap, throwError } from 'rxjs'
+import { endpoints, isResultExpiredError, isTaskFailedError, resumeTask$, textToVideo$ } from 'rxgate'
+import { filter, last, tap } from 'rxjs'
 import { hashFile } from './hashFile.mjs'
 import { idempotencyKeyOf } from './idempotencyKey.mjs'
-import { discardPart } from './partFile.mjs'
 import { progressOf } from './progress.mjs'
 import { saveResult$ } from './saveResult$.mjs'
 import { until } from './until.mjs'
@@ -17,13 +16,16 @@ import { until } from './until.mjs'
  *
  *   new ──(key saved)──▶ keyed ──(POST; created)──▶ created ──(task$; completed)──▶ rendered ──(download$)──▶ saved
  *
+ * rxgate's `resumeTask$` runs the first three steps from the saved state:
+ *
  * - keyed: `state.key`, the Idempotency-Key, saved before the creation POST.
  *   Creating again with it returns the same task on a gateway that honours
  *   keys. It is derived from the job's identity, so two workers that hold
  *   the same job at once (a lock lost in a long pause) send the same key.
- * - created: `state.taskId`, saved as soon as the `created` event arrives.
+ * - created: `state.taskId`, saved as soon as the gateway names the task.
  *   Following it with `task$` is a read: repeat it as often as you like.
- * - rendered: the bytes go to `<results>/<task id>.mp4.part`, resumed after a crash.
+ * - rendered: the bytes go to `<results>/<task id>.mp4.part` (download$'s
+ *   `keepPartial`), continued after a crash.
  * - saved: `state.file`, `state.bytes`, `state.sha256`; the job returns them.
  *
  * On `shutdown` (SIGTERM) the step in flight is unsubscribed (its request
@@ -41,34 +43,26 @@ export function renderProcessor({ client, resultsDir, allowHosts = [], slowLinkM
       for (;;) {
         const state = job.data.state ?? {}
         if (state.sha256) return { taskId: state.taskId, file: state.file, bytes: state.bytes, sha256: state.sha256, resumedFrom: state.resumedFrom ?? 0 }
-        if (!state.key) {
-          // Chosen and saved before anything is sent: whoever sends this creation, now or after a crash, sends it with this key.
-          await save({ key: idempotencyKeyOf(job) })
-        } else if (!state.taskId) {
-          progress.set({ stage: 'creating' })
-          await save({ taskId: await until(created$(client, job.data.request, state.key), shutdown) })
+        // A whole file under the final name: a worker died after the rename, before saving its hash.
+        const whole = state.taskId ? await stat(resultFile(resultsDir, state.taskId)).then(() => true, () => false) : false
+        let saved
+        if (whole) {
+          const file = resultFile(resultsDir, state.taskId)
+          await discardPart(file)
+          saved = { file, ...(await hashFile(file)) }
         } else {
-          // Named after the task (a UUID, checked by task$): a file there can only be this task's result.
-          const file = resolve(join(resultsDir, `${state.taskId}.mp4`))
-          // A whole file under the final name: a worker died after the rename, before saving its hash.
-          const whole = await stat(file).then(() => true, () => false)
-          let saved
-          if (whole) {
-            await discardPart(file)
-            saved = { file, ...(await hashFile(file)) }
-          } else {
-            progress.set({ stage: 'following', taskId: state.taskId })
-            const completed = await until(followed$(client, state.taskId, progress), shutdown)
-            progress.set({ stage: 'downloading', taskId: state.taskId, bytes: 0 })
-            const downloaded = saveResult$(completed.urls[0], file, { expiresAt: completed.expiresAt, allowHosts, slowLinkMs }).pipe(
-              tap((event) => event.type === 'progress' && progress.set({ stage: 'downloading', taskId: state.taskId, bytes: event.bytes, total: event.total })),
-              last(),
-            )
-            saved = await until(downloaded, shutdown)
-          }
-          await save({ file: saved.file, bytes: saved.bytes, sha256: saved.sha256, resumedFrom: saved.resumedFrom ?? 0 })
-          progress.set({ stage: 'saved', taskId: state.taskId, bytes: saved.bytes })
+          progress.set({ stage: state.taskId ? 'following' : 'creating', ...(state.taskId && { taskId: state.taskId }) })
+          const completed = await until(rendered$(client, job, save, progress), shutdown)
+          const file = resultFile(resultsDir, completed.taskId)
+          progress.set({ stage: 'downloading', taskId: completed.taskId, bytes: 0 })
+          const downloaded = saveResult$(completed.urls[0], file, { expiresAt: completed.expiresAt, allowHosts, slowLinkMs }).pipe(
+            tap((event) => event.type === 'progress' && progress.set({ stage: 'downloading', taskId: completed.taskId, bytes: event.bytes, total: event.total })),
+            last(),
+          )
+          saved = await until(downloaded, shutdown)
         }
+        await save({ file: saved.file, bytes: saved.bytes, sha256: saved.sha256, resumedFrom: saved.resumedFrom ?? 0 })
+        progress.set({ stage: 'saved', taskId: job.data.state.taskId, bytes: saved.bytes })
       }
     } catch (error) {
       await progress.flush()
@@ -87,25 +81,35 @@ export function renderProcessor({ client, resultsDir, allowHosts = [], slowLinkM
 }
 
 /**
- * The task id of the creation sent with `key`, at its `created` event; the
- * follow stops there. An outcome still unknown after the client's own
- * resends (`idempotentCreate`) fails this attempt: BullMQ retries it later,
- * with the same key, so no second task is made. A reply that named the task
- * is enough to go on.
+ * The task's `completed` event, from whatever the job saved: `resumeTask$`
+ * follows a saved task id; with only a saved key it sends the creation
+ * again with that key (the client says the gateway honours keys:
+ * `idempotentCreate`); with nothing it saves the job's derived key first.
+ * Each piece of state is in Redis before the next step. An outcome still
+ * unknown after the client's own resends fails this attempt: BullMQ retries
+ * it later, with the same key, so no second task is made.
  */
-function created$(client, request, key) {
-  return textToVideo$(client, request, { idempotencyKey: key }).pipe(
-    first((event) => event.type === 'created'),
-    map((event) => event.taskId),
-    catchError((error) => (isTaskCreationUnknownError(error) && error.taskId && error.idempotencyKey === key ? of(error.taskId) : throwError(() => error))),
-  )
-}
-
-/** The task's `completed` event, reporting each status on the way. */
-function followed$(client, taskId, progress) {
-  return task$(client, endpoints.t2vSpark, taskId).pipe(
-    tap((event) => progress.set({ stage: 'following', taskId, status: event.type })),
+function rendered$(client, job, save, progress) {
+  const { key, taskId } = job.data.state ?? {}
+  const saved = { ...(key && { idempotencyKey: key }), ...(taskId && { taskId }) }
+  const create = (idempotencyKey) => textToVideo$(client, job.data.request, { idempotencyKey })
+  return resumeTask$(client, endpoints.t2vSpark, saved, create, {
+    idempotencyKey: idempotencyKeyOf(job),
+    save: (state) => save({ key: state.idempotencyKey, ...(state.taskId && { taskId: state.taskId }) }),
+  }).pipe(
+    tap((event) => progress.set({ stage: 'following', taskId: event.taskId, status: event.type })),
     filter((event) => event.type === 'completed'),
     last(),
   )
+}
+
+/** Where a task's video goes: named after the task (a UUID, checked by task$), so a file there can only be its result. */
+function resultFile(resultsDir, taskId) {
+  return resolve(join(resultsDir, `${taskId}.mp4`))
+}
+
+/** Removes what earlier tries left of `file`'s download (called once `file` is whole): download$'s partial file and its version record. */
+async function discardPart(file) {
+  await rm(`${file}.part`, { force: true })
+  await rm(`${file}.part.json`, { force: true })
 }
