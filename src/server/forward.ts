@@ -1,6 +1,6 @@
 import { errorCode } from '../errors/causes.js'
 import { scrubText } from '../errors/redact.js'
-import { NOT_SENT } from '../transport/exchange.js'
+import { MAX_ERROR_BODY_BYTES, NOT_SENT } from '../transport/exchange.js'
 import type { HandlerSettings } from './options.js'
 import { errorReply, Refusal } from './reply.js'
 import type { Route } from './routes.js'
@@ -8,9 +8,6 @@ import type { CallGateway, GatewayReply } from './upstream.js'
 
 /** Reply headers of the gateway that mean something to the client; the rest (cookies, `www-authenticate`, …) stay here. */
 const PASSED_HEADERS = ['content-type', 'retry-after', 'retry-after-ms', 'x-request-id']
-
-/** An error body is read only this far, like the client does: enough for any message. */
-const MAX_ERROR_BODY_BYTES = 64 * 1024
 
 /**
  * Sends one checked call to the gateway with the key, through `call` (the
@@ -71,6 +68,7 @@ export async function forward(settings: HandlerSettings, route: Route, body: str
   const ok = status >= 200 && status <= 299
   let text: string
   try {
+    // An error body is read only as far as the client reads one: enough for any message.
     const read = await upstream.textUpTo(ok ? settings.maxReplyBytes : MAX_ERROR_BODY_BYTES)
     // Past the limit, a 2xx reply is refused (502) and an error body is cut.
     if (ok && !read.whole) return errorReply(502, 'gateway_reply_too_large', `The gateway's reply is larger than this server passes on (${settings.maxReplyBytes} bytes).`)

@@ -1,7 +1,8 @@
 import { AsyncResource } from 'node:async_hooks'
-import { Agent, errors, type Dispatcher } from 'undici'
+import { Agent, Dispatcher, errors } from 'undici'
 import type { AbortSignalLike } from './abort.js'
 import type { Transport, TransportResponse } from './types.js'
+import { forOlderDispatchers } from './undiciOlderHandler.js'
 
 /** Options of the Node transport. */
 export interface UndiciTransportOptions {
@@ -29,13 +30,17 @@ const HIGH_WATER = 64 * 1024
  * Idle pooled sockets do not keep the process alive.
  *
  * Each request is given to the dispatcher with a handler of its own
- * ({@link UndiciReply}) rather than through undici's `request`, which makes a
- * Node `Readable` for every body: a reply's bytes go straight to whoever reads
- * them, with or without a turn of the event loop per chunk.
+ * ({@link UndiciReply}, on undici's current handler API: `onRequestStart`
+ * to `onResponseEnd`, with abort, pause and resume through its controller)
+ * rather than through undici's `request`, which makes a Node `Readable` for
+ * every body: a reply's bytes go straight to whoever reads them, with or
+ * without a turn of the event loop per chunk.
  */
 export function undiciTransport({ maxConnections = JSON_CONNECTIONS, dispatcher }: UndiciTransportOptions = {}): Transport {
   const json = dispatcher ?? new Agent({ keepAliveTimeout: KEEP_ALIVE_MS, connections: maxConnections })
   let streams: Dispatcher | undefined = dispatcher
+  // One of another undici (Node's own, behind its fetch) may be undici 6, which knows only the older handler hooks.
+  const older = dispatcher !== undefined && !(dispatcher instanceof Dispatcher)
   return (request) =>
     new Promise<TransportResponse>((resolve, reject) => {
       // Aborted already: nothing is sent (a request aborted in undici's queue costs the connection it is given).
@@ -46,15 +51,20 @@ export function undiciTransport({ maxConnections = JSON_CONNECTIONS, dispatcher 
       const { method, headers, body } = request
       const reply = new UndiciReply(request.signal, resolve, reject)
       try {
-        agent.dispatch({ origin, path: pathname + search, method, headers, body }, reply)
+        agent.dispatch({ origin, path: pathname + search, method, headers, body }, older ? forOlderDispatchers(reply) : reply)
       } catch (error) {
-        // A dispatcher (or an interceptor composed into it) that throws instead of calling onError.
-        reply.onError(error)
+        // A dispatcher (or an interceptor composed into it) that throws instead of calling onResponseError.
+        reply.onResponseError(undefined, error)
       }
     })
 }
 
 const decoder = new TextDecoder()
+
+/** The reply's headers as undici's handler API gives them (its `IncomingHttpHeaders`). */
+type ReplyHeaders = Readonly<Record<string, string | readonly string[] | undefined>>
+
+const NO_HEADERS: ReplyHeaders = {}
 
 /** How the reply's body is being read: not yet, gathered as text, pushed to a callback, or pulled by an iterator. */
 type Reader =
@@ -77,11 +87,12 @@ type Reader =
 class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
   /** 0 until the reply's status and headers are in. */
   status = 0
-  private raw!: ReadonlyArray<RawHeader>
+  private given: ReplyHeaders = NO_HEADERS
   private headers: Record<string, string> | undefined
-  private abortRequest: ((reason: Error) => void) | undefined
-  private resumeSocket!: () => void
-  private paused = false
+  /** undici's handle on the request, from its start: to abort it. */
+  private controller: Dispatcher.DispatchController | undefined
+  /** The controller this reply paused, until it resumes it. */
+  private paused: Dispatcher.DispatchController | undefined
   private readonly chunks: Buffer[] = []
   private bytes = 0
   private ended = false
@@ -107,24 +118,23 @@ class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
 
   // The dispatch handler, called by undici.
 
-  onConnect(abort: (reason?: Error) => void): void {
-    if (this.signal.aborted) abort(abortError(this.signal.reason))
-    else this.abortRequest = abort
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    // Called again for a request retried on another connection: the latest controller is the live one.
+    if (this.signal.aborted) controller.abort(abortError(this.signal.reason))
+    else this.controller = controller
   }
 
-  onHeaders(status: number, raw: Buffer[], resume: () => void): boolean {
+  onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: ReplyHeaders): void {
     // 1xx (100 Continue, 103 Early Hints): the reply is still to come.
-    if (status < 200) return true
+    if (status < 200) return
     this.status = status
-    this.raw = raw
-    this.resumeSocket = resume
+    this.given = headers
     this.resolve(this)
-    return true
   }
 
-  onData(chunk: Buffer): boolean {
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     // Given up (aborted, cut at its limit): the bytes still in flight are dropped.
-    if (this.error !== undefined) return true
+    if (this.error !== undefined) return
     const reader = this.reader
     if (reader?.kind === 'push') {
       try {
@@ -132,7 +142,7 @@ class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
       } catch (error) {
         this.stop(error)
       }
-      return true
+      return
     }
     this.chunks.push(chunk)
     this.bytes += chunk.byteLength
@@ -141,14 +151,16 @@ class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
         reader.settle({ text: this.take(reader.limit), whole: false })
         this.stop(undefined)
       }
-      return true
+      return
     }
     if (reader?.kind === 'pull') reader.wake?.()
-    this.paused = this.bytes >= HIGH_WATER
-    return !this.paused
+    if (this.bytes >= HIGH_WATER) {
+      this.paused = controller
+      controller.pause()
+    }
   }
 
-  onComplete(): void {
+  onResponseEnd(): void {
     this.ended = true
     const reader = this.reader
     if (reader?.kind === 'pull') return reader.wake?.()
@@ -158,7 +170,8 @@ class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
     else reader.settle()
   }
 
-  onError(error: unknown): void {
+  /** undici gives no controller when the dispatch fails before the request starts. */
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: unknown): void {
     if (!this.ended) this.fail(error)
   }
 
@@ -181,7 +194,7 @@ class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
   // The reply, read by the library.
 
   header(name: string): string | undefined {
-    return (this.headers ??= parseHeaders(this.raw))[name]
+    return (this.headers ??= lowerCased(this.given))[name]
   }
 
   text(): Promise<string> {
@@ -280,18 +293,18 @@ class UndiciReply implements Dispatcher.DispatchHandler, TransportResponse {
     return decoder.decode(whole.subarray(0, bytes))
   }
 
-  /** Lets a paused socket go on. */
+  /** Lets a socket this reply paused go on (one paused by a composed handler is that handler's to resume). */
   private flow(): void {
-    if (!this.paused) return
-    this.paused = false
-    // Paused only by onData, so only after onHeaders gave this.
-    this.resumeSocket()
+    const paused = this.paused
+    if (!paused) return
+    this.paused = undefined
+    paused.resume()
   }
 
   /** Gives up the rest of the body, for `why`: the request is aborted and the connection closed. */
   private stop(why: unknown): void {
     const reason = abortError(why)
-    this.abortRequest?.(reason)
+    this.controller?.abort(reason)
     this.fail(reason)
   }
 }
@@ -301,20 +314,20 @@ function abortError(why: unknown): Error {
   return why instanceof Error ? why : new errors.RequestAbortedError()
 }
 
-/** One name or value of undici's raw header list: a dispatcher composed with interceptors gives a repeated header's values as a list. */
-type RawHeader = Buffer | string | ReadonlyArray<Buffer | string>
-
-// A string's toString ignores the encoding: it is returned as it is.
-const latin1 = (part: RawHeader): string => (Array.isArray(part) ? part.map(latin1).join(', ') : (part as Buffer).toString('latin1'))
-
-/** undici's raw header list as an object of lower-case names; a repeated header's values joined with `, `. */
-function parseHeaders(raw: ReadonlyArray<RawHeader>): Record<string, string> {
+/**
+ * The reply's headers as an object of lower-case names, a repeated header's
+ * values joined with `, `. undici gives names in lower case and a repeated
+ * header as a list, but a handler composed into the dispatcher may pass
+ * names as written, so they are lowered here once.
+ */
+function lowerCased(given: ReplyHeaders): Record<string, string> {
   const headers: Record<string, string> = Object.create(null)
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = latin1(raw[i]!).toLowerCase()
-    const value = latin1(raw[i + 1]!)
-    const before = headers[name]
-    headers[name] = before === undefined ? value : `${before}, ${value}`
+  for (const [name, value] of Object.entries(given)) {
+    if (value === undefined) continue
+    const key = name.toLowerCase()
+    const text = Array.isArray(value) ? value.join(', ') : String(value)
+    const before = headers[key]
+    headers[key] = before === undefined ? text : `${before}, ${text}`
   }
   return headers
 }

@@ -11,7 +11,7 @@ import { settle } from '../helpers/clock.js'
 import { observe } from '../helpers/collect.js'
 import { json, networkError, never, repeated, sse, type Answer } from '../helpers/fakeTransport.js'
 
-type Ev = { type: string; n?: number }
+interface Ev { type: string; n?: number }
 const SPEC: RequestSpec = { method: 'POST', path: '/s?x=1', body: '{}' }
 const ev = (type: string, n?: number) => `event: ${type}\ndata: ${JSON.stringify(n === undefined ? { type } : { type, n })}\n\n`
 const decode = (json: unknown): Ev => {
@@ -70,11 +70,14 @@ describe.each(['pulled', 'pushed'] as const)('the body %s', (mode) => {
         'event: x\ndata: null\n\n',
         'event: x\ndata: {"type":"b"}\n\n',
         'event: x\ndata: {"n":2}\n\n',
+        'event: x\ndata: {"n":3,"type":"c"}\n\n',
         ev('done'),
       ]
       const { client } = fakeClient(() => sse(body.join('')), { timeoutMs: 1_000, pushBodies: bodies === 'pushed' })
       expect(await observe(sse$(client, SPEC, keep)).done).toMatchObject({ completed: true })
-      expect(seen).toStrictEqual([{ n: 1 }, 7, 'text', null, { type: 'b' }, { type: 'x', n: 2 }, { type: 'done' }])
+      expect(seen).toStrictEqual([{ n: 1 }, 7, 'text', null, { type: 'b' }, { type: 'x', n: 2 }, { n: 3, type: 'c' }, { type: 'done' }])
+      // A payload with a type of its own is passed on as parsed, not copied: its keys keep their order.
+      expect(JSON.stringify(seen[6])).toBe('{"n":3,"type":"c"}')
     })
 
     it('delivers a last event the server did not close with a blank line', async () => {

@@ -31,7 +31,7 @@ interface Declaration {
   readonly type: Ctor
 }
 interface FactoryDeclaration extends Declaration {
-  readonly deps: ReadonlyArray<Record<string, unknown>> | null | 'invalid'
+  readonly deps: readonly Record<string, unknown>[] | null | 'invalid'
   readonly target: FactoryTarget
 }
 interface InjectableDeclaration extends Declaration {
@@ -53,7 +53,7 @@ const linker = {
   compileFactoryDeclaration(_env: unknown, _url: string, { type, deps, target }: FactoryDeclaration): Factory {
     if (target !== FactoryTarget.Injectable && target !== FactoryTarget.NgModule) unsupported(`a ${FactoryTarget[target]} factory`, type)
     if (!Array.isArray(deps) || deps.some((dep) => Object.keys(dep).some((key) => key !== 'token'))) unsupported('these constructor parameters', type)
-    const tokens = (deps as ReadonlyArray<{ token: ProviderToken<unknown> }>).map((dep) => dep.token)
+    const tokens = (deps as readonly { token: ProviderToken<unknown> }[]).map((dep) => dep.token)
     // `t`: a subclass being built through its parent's factory.
     return (t) => new (t ?? type)(...tokens.map((token) => inject(token)))
   },

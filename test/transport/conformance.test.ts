@@ -28,7 +28,7 @@ import { angularHttpClient } from './angularHttpClient.js'
 const angular = await angularHttpClient()
 afterAll(angular.destroy)
 
-const TRANSPORTS: Array<{ name: string; options: Partial<ClientOptions> }> = [
+const TRANSPORTS: { name: string; options: Partial<ClientOptions> }[] = [
   { name: 'undici (the Node default)', options: {} },
   { name: 'fetch (createClient({ fetch }))', options: { fetch: (input, init) => globalThis.fetch(input, init) } },
   { name: 'Angular HttpClient (httpClientTransport, withFetch)', options: { transport: httpClientTransport(angular.http) } },

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { MockAgent } from 'undici'
+import { Agent, MockAgent, type Dispatcher } from 'undici'
 import { describe, expect, it } from 'vitest'
 import { createClient } from '../../src/client.js'
 import { sse$ } from '../../src/streams/sse$.js'
@@ -211,6 +211,27 @@ describe('undiciTransport: the reply read straight from the dispatcher', () => {
     expect(res.header('constructor')).toBeUndefined()
     expect(res.header('__proto__')).toBeUndefined()
     expect(await res.text()).toBe('{}')
+  })
+
+  it('reads headers as a handler composed into the dispatcher passes them on: names in any case, values as lists', async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(200, { 'X-Seen': 'one' }).end('{}')
+    })
+    // An interceptor written for undici's current handler API, adding headers on the way.
+    const adding: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (options, handler) =>
+      dispatch(options, {
+        onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
+        onResponseStart: (controller, status, headers, message) => handler.onResponseStart?.(controller, status, { ...headers, 'X-SEEN': 'two', 'X-Added': ['a', 'b'] }, message),
+        onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
+        onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
+        onResponseError: (controller, error) => handler.onResponseError?.(controller, error),
+      })
+    const agent = new Agent()
+    const res = await undiciTransport({ dispatcher: agent.compose(adding) })({ method: 'GET', url: `${server.url}/h`, headers: {}, signal: new AbortSwitch() })
+    expect(res.header('x-seen')).toBe('one, two')
+    expect(res.header('x-added')).toBe('a, b')
+    expect(await res.text()).toBe('{}')
+    await agent.close()
   })
 
   it('ends the push read with an error when the connection is cut in the middle of the body', async () => {
