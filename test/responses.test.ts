@@ -495,7 +495,7 @@ describe('responses$ with stream and background: resuming', () => {
 
 describe('responses$ with background: polling', () => {
   /** Answers the POST with `first`, then each GET with the next status of `polls`. */
-  function polling(first: string, polls: Array<string | ReturnType<Answer>>, failed: Record<string, unknown> = {}): Answer {
+  function polling(first: string, polls: (string | ReturnType<Answer>)[], failed: Record<string, unknown> = {}): Answer {
     let n = 0
     return (req) => {
       if (req.method === 'POST') return json(response({ id: 'resp_bg', status: first, output_text: null }))

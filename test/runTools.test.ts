@@ -10,8 +10,8 @@ import type { ResponseRequest } from '../src/validation/responseRequest.js'
 import type { ResponseStreamEvent } from '../src/validation/streamEvents.js'
 import { settle } from './helpers/clock.js'
 import { observe } from './helpers/collect.js'
-import { never, sse, type FakeReply, type SeenRequest } from './helpers/fakeTransport.js'
-import { delta, frame, lifecycle } from './helpers/fixtures.js'
+import { never, sse, type SeenRequest } from './helpers/fakeTransport.js'
+import { frame } from './helpers/fixtures.js'
 import { fakeClient, onClock } from './helpers/client.js'
 import { answering, call, calling, stream, toolLoop, type Script } from './helpers/toolLoop.js'
 
@@ -19,8 +19,6 @@ vi.setConfig({ testTimeout: 5_000 })
 
 const weather = { type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }
 const ask: ResponseRequest = { model: 'm', input: 'Weather in Paris?', tools: [weather] }
-
-type Event = Record<string, unknown>
 
 /** A gateway answering the n-th request with the n-th script. */
 function loop(scripts: Script[], tools: ToolHandlers, body: ResponseRequest = ask, options?: RunToolsOptions) {

@@ -28,7 +28,7 @@ const http = (status: number, body: unknown = { message: `failure ${status}` }, 
  * A gateway with one task: creation is answered by `creations` in turn (then
  * a 202), and each read of the task by `reads` in turn (then completed).
  */
-function gateway(creations: FakeReply[] | Array<FakeReply | Error> = [], reads: Array<FakeReply | Error | string> = ['pending', 'processing', 'completed']): Answer {
+function gateway(creations: FakeReply[] | (FakeReply | Error)[] = [], reads: (FakeReply | Error | string)[] = ['pending', 'processing', 'completed']): Answer {
   let posts = 0
   let gets = 0
   return (req: SeenRequest) => {
@@ -170,7 +170,7 @@ describe('textToVideo$: a creation that certainly created nothing', () => {
 describe('textToVideo$: a creation whose outcome is unknown', () => {
   const cut = (text: string): FakeReply => ({ status: 202, headers: { 'content-type': 'application/json' }, body: text })
   const whole = JSON.stringify(created())
-  const cases: Array<[string, FakeReply | Error | 'timeout', Record<string, unknown>, string | undefined]> = [
+  const cases: [string, FakeReply | Error | 'timeout', Record<string, unknown>, string | undefined][] = [
     ['a connection reset after sending', networkError('ECONNRESET'), { name: 'ConnectionError', sent: true }, undefined],
     ['a socket closed after sending', networkError('UND_ERR_SOCKET'), { name: 'ConnectionError', sent: true }, undefined],
     ['a timeout after sending', 'timeout', { name: 'TimeoutError', reason: 'silence' }, undefined],
@@ -296,7 +296,7 @@ describe('per-call options are checked before anything is sent', () => {
       const { gw, o } = run(call, gateway())
       const { error } = await o.done
       expect((error as Error).name).toBe('InvalidRequestError')
-      expect((error as { issues: Array<{ path: string }> }).issues.map((i) => i.path)).toEqual([field])
+      expect((error as { issues: { path: string }[] }).issues.map((i) => i.path)).toEqual([field])
       expect(gw.requests).toHaveLength(0)
     }
   })
@@ -304,7 +304,7 @@ describe('per-call options are checked before anything is sent', () => {
   it('task$ refuses bad poll options with InvalidRequestError, reading nothing', async () => {
     const { gw, o } = run((client) => task$(client, endpoints.t2vSpark, TASK_ID, { poll: { factor: 0 } }), gateway())
     const { error } = await o.done
-    expect((error as { issues: Array<{ path: string }> }).issues.map((i) => i.path)).toEqual(['poll.factor'])
+    expect((error as { issues: { path: string }[] }).issues.map((i) => i.path)).toEqual(['poll.factor'])
     expect(gw.requests).toHaveLength(0)
   })
 })
@@ -335,7 +335,7 @@ describe('textToVideo$: a creation waiting for its turn in the budget', () => {
 
 describe('textToVideo$: following after creation', () => {
   const notJson: FakeReply = { status: 200, headers: { 'content-type': 'application/json' }, body: '{"task_info":' }
-  const transient: Array<[string, FakeReply | Error]> = [
+  const transient: [string, FakeReply | Error][] = [
     ['not JSON', notJson],
     ['of the wrong shape', json({ task_info: { id: TASK_ID, status: 'exploded' } })],
     ['naming another task', json(taskReply('processing', { id: OTHER_TASK_ID }))],
@@ -694,7 +694,7 @@ describe('task$: subscribers sharing one follow', () => {
 describe('tasks: follow settings', () => {
   /** A client whose gateway answers each task by its id with `statuses` in turn (then the last), noting the time of every read. */
   function timed(statuses: Record<string, string[]>, options: TestClientOptions = {}) {
-    const reads: Array<[string, number]> = []
+    const reads: [string, number][] = []
     const served: Record<string, number> = {}
     const setup = fakeClient((req) => {
       const id = req.path.split('/').at(-1)!
@@ -780,7 +780,7 @@ describe('tasks: follow settings', () => {
 
 describe('tasks: arguments of the wrong kind (plain JavaScript) end in InvalidRequestError, and nothing is sent', () => {
   const ID = TASK_ID
-  const notEndpoints: Array<[string, unknown, string]> = [
+  const notEndpoints: [string, unknown, string][] = [
     ['null', null, 'endpoint'],
     ['a model name', 't2v-spark', 'endpoint'],
     ['a number', 5, 'endpoint'],
@@ -797,7 +797,7 @@ describe('tasks: arguments of the wrong kind (plain JavaScript) end in InvalidRe
       const { gw, o } = run(call, gateway())
       const { error } = await o.done
       expect(error).toMatchObject({ name: 'InvalidRequestError' })
-      expect((error as { issues: Array<{ path: string }> }).issues.map((i) => i.path)).toContain(field)
+      expect((error as { issues: { path: string }[] }).issues.map((i) => i.path)).toContain(field)
       expect(gw.requests).toHaveLength(0)
     }
   })
@@ -838,7 +838,7 @@ describe('tasks: arguments of the wrong kind (plain JavaScript) end in InvalidRe
   })
 
   it('refuses a NaN or Infinity anywhere in a body, naming its path, instead of sending it as null', async () => {
-    const cases: Array<[(c: Client) => import('rxjs').Observable<TaskEvent>, string, string]> = [
+    const cases: [(c: Client) => import('rxjs').Observable<TaskEvent>, string, string][] = [
       [t2v({ prompt: 'p', seed: Number.NaN }), 'seed', 'NaN'],
       [(c) => createTask$(c, endpoints.i2iPreview, { prompt: 'p', extra: { weights: [1, Number.POSITIVE_INFINITY] } }), 'extra.weights.1', 'Infinity'],
       [(c) => createTask$(c, endpoints.i2iPreview, { prompt: 'p', strength: Number.NEGATIVE_INFINITY }), 'strength', '-Infinity'],

@@ -47,7 +47,7 @@ export function respond(gateway: Gateway, text: string, flags: { model: string; 
 }
 
 /** The flags of `rxgate video`. */
-type VideoFlags = { size?: string | undefined; duration?: string | undefined; audio?: string | undefined; out?: string | undefined }
+interface VideoFlags { size?: string | undefined; duration?: string | undefined; audio?: string | undefined; out?: string | undefined }
 
 function videoBody(prompt: string, flags: VideoFlags): Record<string, unknown> {
   const body: Record<string, unknown> = { prompt }

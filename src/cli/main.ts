@@ -34,7 +34,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     return bad((err as Error).message, usage(argv.find((a) => isCommand(a)) ?? 'main'))
   }
   const { values: flags, positionals } = parsed.args
-  let [name = '', ...args] = positionals
+  const [name = '', ...args] = positionals
   if (name === 'help' && !flags.help) {
     // `rxgate help [command]` is `rxgate [command] --help`.
     if (args[0] !== undefined && !isCommand(args[0])) return bad(`unknown command ${JSON.stringify(args[0])}`)

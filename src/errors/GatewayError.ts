@@ -31,12 +31,14 @@ export class GatewayError extends Error {
    * The class's name, e.g. `'HttpError'`; each subclass's guard (`isHttpError`, …) tests it, which
    * works across bundles where `instanceof` does not.
    */
-  override name: string = 'GatewayError'
+  override name = 'GatewayError'
   /** The media task this error concerns, when one is known. */
   declare taskId?: string
   /** Where that task lives: follow it again with `task$(client, error.endpoint, error.taskId)`. */
   declare endpoint?: TaskEndpoint
 
+  // Error's own takes an optional message: every rxgate error has one.
+  // eslint-disable-next-line @typescript-eslint/no-useless-constructor
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options)
   }

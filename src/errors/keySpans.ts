@@ -9,7 +9,7 @@ const STRIDE = MIN_FRAGMENT - ANCHOR + 1
 interface KeyPlan {
   readonly secret: string
   /** The key's 4-character pieces at every 5th position, with that position. */
-  readonly anchors: ReadonlyArray<readonly [string, number]>
+  readonly anchors: readonly (readonly [string, number])[]
   /** Any of those pieces: one pass of the regular expression engine clears a text that holds none (nearly every text) faster than a search for each. */
   readonly anyAnchor: RegExp
   /** The key's characters, as char codes. */
@@ -25,7 +25,7 @@ let last: KeyPlan | undefined
 
 function planOf(secret: string): KeyPlan {
   if (last?.secret === secret) return last
-  const anchors: Array<[string, number]> = []
+  const anchors: [string, number][] = []
   for (let at = 0; at + ANCHOR <= secret.length; at += STRIDE) anchors.push([secret.slice(at, at + ANCHOR), at])
   const escapes = [...new Set([...secret].filter((c) => Object.hasOwn(LETTERS, c)).map((c) => `\\${LETTERS[c]}`))]
   // Code units, not code points: each half of a surrogate pair may be escaped on its own.
@@ -48,8 +48,8 @@ function planOf(secret: string): KeyPlan {
  * keySpans('key sk-1234567890abcdef!', 'sk-1234567890abcdef') // [[4, 23], …]
  * ```
  */
-export function keySpans(text: string, secret: string): Array<[number, number]> {
-  const spans: Array<[number, number]> = []
+export function keySpans(text: string, secret: string): [number, number][] {
+  const spans: [number, number][] = []
   if (secret.length < MIN_FRAGMENT) return spans
   const { anchors, anyAnchor } = planOf(secret)
   if (!anyAnchor.test(text)) return spans
@@ -57,10 +57,16 @@ export function keySpans(text: string, secret: string): Array<[number, number]> 
     for (let at = text.indexOf(anchor); at !== -1; at = text.indexOf(anchor, at + 1)) {
       let start = at
       let from = offset
-      while (start > 0 && from > 0 && text.charCodeAt(start - 1) === secret.charCodeAt(from - 1)) start--, from--
+      while (start > 0 && from > 0 && text.charCodeAt(start - 1) === secret.charCodeAt(from - 1)) {
+        start--
+        from--
+      }
       let end = at + ANCHOR
       let to = offset + ANCHOR
-      while (end < text.length && to < secret.length && text.charCodeAt(end) === secret.charCodeAt(to)) end++, to++
+      while (end < text.length && to < secret.length && text.charCodeAt(end) === secret.charCodeAt(to)) {
+        end++
+        to++
+      }
       if (end - start >= MIN_FRAGMENT) spans.push([start, end])
     }
   }

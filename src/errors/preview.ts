@@ -8,7 +8,7 @@ const MAX_CHARS = 1_000
  * is summarised). Never throws: circular references, BigInts, functions and
  * throwing getters become short descriptions.
  */
-export function preview(value: unknown, depth = 0, seen: Set<object> = new Set()): unknown {
+export function preview(value: unknown, depth = 0, seen = new Set<object>()): unknown {
   switch (typeof value) {
     case 'string':
       return value.length > MAX_CHARS ? `${value.slice(0, MAX_CHARS)}… (${value.length} characters)` : value

@@ -44,7 +44,7 @@ export function scrubText(text: string, secret: string): string {
  * as sorted `[start, end)` pairs, overlapping and touching ones merged. A
  * caller that holds bytes (the relay) masks them by these positions.
  */
-export function keyStretches(text: string, secret: string): Array<[number, number]> {
+export function keyStretches(text: string, secret: string): [number, number][] {
   if (secret.length < MIN_SECRET_LENGTH || text.length < MIN_SECRET_LENGTH) return []
   const spans = keySpans(text, secret)
   // Fast path: text that escapes no character of the key (most text, even with `\n` or `\u00e9`) is not decoded.
@@ -55,7 +55,7 @@ export function keyStretches(text: string, secret: string): Array<[number, numbe
   }
   if (spans.length < 2) return spans
   spans.sort((x, y) => x[0] - y[0])
-  const merged: Array<[number, number]> = [spans[0]!]
+  const merged: [number, number][] = [spans[0]!]
   for (const [start, end] of spans) {
     const top = merged[merged.length - 1]!
     if (start <= top[1]) top[1] = Math.max(top[1], end)

@@ -24,7 +24,7 @@ type Put = (value: unknown) => void
  */
 export function scrubGraph(root: unknown, scrub: (text: string) => string): void {
   const seen = new Set<object>()
-  const stack: Array<[unknown, Put | undefined]> = [[root, undefined]]
+  const stack: [unknown, Put | undefined][] = [[root, undefined]]
   const visit = (value: unknown, put: Put | undefined): unknown => {
     if (typeof value === 'string') return scrub(value)
     if (value && typeof value === 'object') stack.push([value, put])

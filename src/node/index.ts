@@ -21,4 +21,4 @@
 export { toReadable } from './toReadable.js'
 export { toTextReadable } from './toTextReadable.js'
 export type { TextReadableOptions } from './toTextReadable.js'
-export type { AsyncIterableOptions, ObservableIterator, OverflowPolicy } from './toAsyncIterable.js'
+export type { AsyncIterableOptions, ObservableIterator, OverflowPolicy } from '../pipeline/toAsyncIterable.js'

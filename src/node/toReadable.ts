@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream'
 import type { Observable } from 'rxjs'
-import { iterate, type AsyncIterableOptions } from './toAsyncIterable.js'
+import { iterate, type AsyncIterableOptions } from '../pipeline/toAsyncIterable.js'
 
 /**
  * An object-mode Node `Readable` of an Observable's values, for

@@ -26,7 +26,10 @@ export function finalResponse(): OperatorFunction<ResponseStreamEvent | Response
         next: (value) => {
           if (isResponse(value)) {
             // A snapshot with a final status never changes: no need to wait for more.
-            if (isTerminalStatus(value.status)) (subscriber.next(value), subscriber.complete())
+            if (isTerminalStatus(value.status)) {
+              subscriber.next(value)
+              subscriber.complete()
+            }
           } else if (value.type === 'response.completed' || value.type === 'response.incomplete') final = value.response
           // The next round of a tool loop: its own end is the answer.
           else if (value.type === 'response.created') final = undefined

@@ -61,7 +61,10 @@ export function outputText(options: OutputTextOptions = {}): OperatorFunction<Re
           else if (value.type === 'response.created') {
             // A new response begins (the next round of a tool loop): the answer is its text.
             if (last || deltas > 0) earlier.push(finalText())
-            ;(text = ''), (deltas = 0), (refused = ''), (last = value.response)
+            text = ''
+            deltas = 0
+            refused = ''
+            last = value.response
           } else if (value.type === 'response.refusal.delta') refused += value.delta
           else if (value.type === 'response.refusal.done') refused ||= value.refusal
           else if (isResponse(value.response)) last = value.response

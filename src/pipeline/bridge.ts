@@ -1,7 +1,7 @@
 import type { Observable, Unsubscribable } from 'rxjs'
 import { BufferOverflowError } from '../errors/BufferOverflowError.js'
 
-type Waiter<T> = { resolve: (result: IteratorResult<T>) => void; reject: (error: unknown) => void }
+interface Waiter<T> { resolve: (result: IteratorResult<T>) => void; reject: (error: unknown) => void }
 const DONE: IteratorResult<never> = { value: undefined, done: true }
 
 /**

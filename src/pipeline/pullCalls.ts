@@ -2,7 +2,7 @@ import { EmptyError, from, Subscription, type ObservableInput } from 'rxjs'
 import type { AbortSignalLike } from '../transport/abort.js'
 import { iteratorOf } from './iteratorOf.js'
 
-type Waiter<R> = { resolve: (result: IteratorResult<R>) => void; reject: (error: unknown) => void }
+interface Waiter<R> { resolve: (result: IteratorResult<R>) => void; reject: (error: unknown) => void }
 const DONE: IteratorResult<never> = { value: undefined, done: true }
 
 /** What {@link pullCalls} runs: the checked options of `mapConcurrent`. */

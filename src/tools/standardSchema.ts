@@ -9,13 +9,11 @@ export interface StandardIssue {
   /** What is wrong. */
   readonly message: string
   /** Where: the keys from the root, each bare or as `{ key }`. */
-  readonly path?: ReadonlyArray<
-    | PropertyKey
+  readonly path?: readonly (| PropertyKey
     | {
         /** One key of the path. */
         readonly key: PropertyKey
-      }
-  > | undefined
+      })[] | undefined
 }
 
 /** What a Standard Schema's `validate` returns. */
@@ -28,7 +26,7 @@ export type StandardResult<Output> =
     }
   | {
       /** What is wrong with the value. */
-      readonly issues: ReadonlyArray<StandardIssue>
+      readonly issues: readonly StandardIssue[]
     }
 
 /**
@@ -83,7 +81,7 @@ export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
  * // → [{ path: 'city', message: 'Invalid type' }]
  * ```
  */
-export function namedIssues(issues: ReadonlyArray<StandardIssue>): RequestIssue[] {
+export function namedIssues(issues: readonly StandardIssue[]): RequestIssue[] {
   return issues.map((issue) => ({
     path: (issue.path ?? []).map((part) => String(typeof part === 'object' && part !== null ? part.key : part)).join('.'),
     message: issue.message,

@@ -21,6 +21,8 @@ export interface ToolOptions<S extends StandardSchemaV1> {
 }
 
 /** A tool made by {@link tool}: what the model is offered and what answers its calls, from one declaration. */
+// `any` by default: a list of tools with different argument types is a list of ToolDefinition.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface ToolDefinition<Args = any> {
   /** The function's name, as the model calls it. */
   readonly name: string

@@ -15,6 +15,8 @@ export interface ToolContext extends ToolCall {
  * validated and typed from a schema.
  */
 // `any`, so a handler can declare the arguments it expects ({ city }: { city: string }).
+// `any` by default: handlers of different argument types share one record.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ToolHandler<A = any> = (args: A, context: ToolContext) => unknown
 
 /** Handlers by function name, as offered in the request's `tools`. */

@@ -22,7 +22,7 @@ export class AbortSwitch implements AbortSignalLike {
   // A transport adds one listener: it is held in a field, and an array is
   // made only for more (an array costs more than the rest of the switch).
   private listener: (() => void) | undefined
-  private more: Array<() => void> | undefined
+  private more: (() => void)[] | undefined
 
   addEventListener(_type: 'abort', listener: () => void): void {
     if (this.aborted) listener()

@@ -81,7 +81,7 @@ function compile(node: Node): FastCheck | undefined {
         item &&
         ((value) => {
           if (!Array.isArray(value)) return false
-          for (let i = 0; i < value.length; i++) if (!item(value[i])) return false
+          for (const element of value) if (!item(element)) return false
           return true
         })
       )
@@ -179,7 +179,7 @@ function all(checks: FastCheck[]): FastCheck {
   if (checks.length === 2) return (value) => a(value) && b!(value)
   if (checks.length === 3) return (value) => a(value) && b!(value) && c!(value)
   return (value) => {
-    for (let i = 0; i < checks.length; i++) if (!checks[i]!(value)) return false
+    for (const check of checks) if (!check(value)) return false
     return true
   }
 }

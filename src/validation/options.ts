@@ -5,7 +5,8 @@ import { publicNetworkIssues } from '../transport/allowHosts.js'
 // valibot's request schemas do not cover: a malformed timing would make a
 // poll loop hammer the gateway, a typo would silently keep a default.
 
-const MAX_TIMER_MS = 2 ** 31 - 1
+/** The longest delay a timer can hold (2^31-1 ms, about 24.8 days); a longer one would fire after 1 ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1
 
 /** A check of one value: the rule it breaks, or undefined. */
 type Check = (value: unknown) => string | undefined

@@ -8,7 +8,7 @@ declare const unknownType: unique symbol
  * `String(x.type)`); it is typed apart so that `x.type === '…'` narrows to the
  * modelled kind alone, and a new kind from the server passes through.
  */
-export type UnknownType = {
+export interface UnknownType {
   /** A brand that no value carries: it keeps this type apart from the modelled kinds' literals. */
   readonly [unknownType]: 'a type this version does not model'
 }

@@ -1,4 +1,5 @@
 import { InvalidRequestError } from '../errors/InvalidRequestError.js'
+import { MAX_TIMER_MS } from './options.js'
 
 /**
  * Checks an id that will become a path segment: non-empty, at most 256
@@ -18,8 +19,8 @@ export const ID_SEGMENT = /^[\w.:-]{1,256}$/
 
 /** Checks a duration option: an integer of milliseconds a timer can hold. */
 export function checkDelay(ms: unknown, field: string): number {
-  if (!(typeof ms === 'number' && Number.isInteger(ms) && ms >= 1 && ms <= 2 ** 31 - 1)) {
-    throw new InvalidRequestError([{ path: field, message: `must be an integer of milliseconds from 1 to 2147483647 (got ${String(ms)})` }])
+  if (!(typeof ms === 'number' && Number.isInteger(ms) && ms >= 1 && ms <= MAX_TIMER_MS)) {
+    throw new InvalidRequestError([{ path: field, message: `must be an integer of milliseconds from 1 to ${MAX_TIMER_MS} (got ${String(ms)})` }])
   }
   return ms
 }

@@ -17,7 +17,7 @@ const ANSWER = 'Here is what I found — get_weather returned temperature 21 and
 describe('runTools$ against the simulator', () => {
   it('runs a two-round loop: the call, the handler, its output sent back, the answer', async () => {
     const sim = await simulator()
-    const handler = vi.fn((args: { city: string }, _context: ToolContext) => Promise.resolve({ temperature: 21, unit: 'celsius' }))
+    const handler = vi.fn((_args: { city: string }, _context: ToolContext) => Promise.resolve({ temperature: 21, unit: 'celsius' }))
     const events = await all(runTools$(clientOf(sim), ask, { get_weather: handler }))
     expect(handler).toHaveBeenCalledOnce()
     expect(handler.mock.calls[0]![0]).toEqual({ city: 'Paris' })

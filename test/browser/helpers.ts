@@ -103,12 +103,12 @@ export function useServer(script: string, gateway: () => Simulator): () => strin
 export interface PageWatch {
   readonly problems: string[]
   /** Every reply received so far whose body could be read (a stopped stream has none). */
-  replies(): Promise<Array<{ url: string; headers: string; body: Buffer }>>
+  replies(): Promise<{ url: string; headers: string; body: Buffer }[]>
 }
 
 export function watch(page: Page): PageWatch {
   const problems: string[] = []
-  const reading: Array<Promise<{ url: string; headers: string; body: Buffer } | undefined>> = []
+  const reading: Promise<{ url: string; headers: string; body: Buffer } | undefined>[] = []
   page.on('console', (message) => {
     if (message.type() === 'error' || message.type() === 'warning') problems.push(`console.${message.type()}: ${message.text()}`)
   })
@@ -132,14 +132,14 @@ export function watch(page: Page): PageWatch {
  * change of the DOM, so a test can tell text that grew while streaming from
  * text that appeared at once.
  */
-export async function recordText(page: Page): Promise<() => Promise<Array<{ phase: string; length: number }>>> {
+export async function recordText(page: Page): Promise<() => Promise<{ phase: string; length: number }[]>> {
   await page.evaluate(() => {
-    const w = window as unknown as { samples: Array<{ phase: string; length: number }> }
+    const w = window as unknown as { samples: { phase: string; length: number }[] }
     w.samples = []
     const read = (id: string) => document.querySelector(`[data-testid=${id}]`)?.textContent ?? ''
     new MutationObserver(() => w.samples.push({ phase: read('phase'), length: read('text').length })).observe(document.body, { subtree: true, childList: true, characterData: true })
   })
-  return () => page.evaluate(() => (window as unknown as { samples: Array<{ phase: string; length: number }> }).samples)
+  return () => page.evaluate(() => (window as unknown as { samples: { phase: string; length: number }[] }).samples)
 }
 
 /** The requests the simulator received since `from` (an index of its log) with this method and path. */

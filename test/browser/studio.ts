@@ -56,7 +56,7 @@ export async function checkStop(page: Page, sim: Simulator, start: () => Promise
 }
 
 /** Nothing the browser received (HTML, scripts, JSON, streams, the video) holds the key, and the page logged no errors. */
-export async function checkNoKeyNoErrors(watched: PageWatch, extraFiles: Array<{ name: string; body: Buffer }> = []): Promise<void> {
+export async function checkNoKeyNoErrors(watched: PageWatch, extraFiles: { name: string; body: Buffer }[] = []): Promise<void> {
   const replies = await watched.replies()
   expect(replies.length).toBeGreaterThan(3)
   for (const { url, headers, body } of [...replies, ...extraFiles.map(({ name, body }) => ({ url: name, headers: '', body }))]) {

@@ -17,7 +17,7 @@ import { renderings } from '../helpers/secrets.js'
 const KEY = '0b6ea0f5-idem-4a7e-9a6c-2f0d5d0c9a11'
 
 /** One of each error, and the guard that must recognise it. */
-const ERRORS: Array<[string, () => GatewayError, (v: unknown) => boolean]> = [
+const ERRORS: [string, () => GatewayError, (v: unknown) => boolean][] = [
   ['HttpError', () => new HttpError({ method: 'GET', path: '/p', status: 500, body: '' }), isHttpError],
   ['ConnectionError', () => new ConnectionError('GET', '/p', 'reset', true), isConnectionError],
   ['TimeoutError', () => new TimeoutError('GET', '/p', 5), isTimeoutError],
@@ -69,7 +69,7 @@ describe('logging an error never throws, whatever it holds', () => {
     },
   })
   const deep = JSON.parse(`${'['.repeat(5_000)}"core"${']'.repeat(5_000)}`)
-  const payloads: Array<[string, unknown]> = [
+  const payloads: [string, unknown][] = [
     ['a circular payload', circular],
     ['a BigInt', { n: 10n }],
     ['a throwing getter', throwing],

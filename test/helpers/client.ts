@@ -34,7 +34,7 @@ export function fakeClient(answer: Answer, { pushBodies, ...options }: TestClien
 }
 
 /** Answers the n-th request (1-based) with `replies[n-1]`, and every later one with the last. */
-export function inTurn(...replies: Array<ReturnType<Answer>>): Answer {
+export function inTurn(...replies: ReturnType<Answer>[]): Answer {
   let n = 0
   return () => replies[Math.min(n++, replies.length - 1)]!
 }

@@ -24,7 +24,7 @@ describe('rxgate/node and the browser build', () => {
       import { download$ } from './dist/browser/download/download$.js'
       download$('http://127.0.0.1:9/x.mp4', 'out/x.mp4').subscribe({ error: (e) => console.log(e.name, /Blob/.test(e.message)) })`
     expect(node(['--input-type=module', '-e', script])).toBe('InvalidRequestError true')
-    for (const file of ['download/sink.js', 'download/download$.js', 'node/toAsyncIterable.js']) {
+    for (const file of ['download/sink.js', 'download/download$.js', 'pipeline/toAsyncIterable.js']) {
       expect(readFileSync(`${root}dist/browser/${file}`, 'utf8'), file).not.toMatch(/from ['"]node:/)
     }
   })

@@ -27,7 +27,7 @@ const notJson = () => new ValidationError('reply', [{ path: '', message: 'is not
 const http = (status: number, retryAfterMs?: number) => new HttpError({ method: 'GET', path: '/t', status, body: '', retryAfterMs })
 
 interface Run {
-  events: Array<[number, string]>
+  events: [number, string][]
   values: TaskEvent[]
   error: [number, unknown] | undefined
   completedAt: number | undefined
@@ -159,7 +159,7 @@ describe('followTask: endings', () => {
 })
 
 describe('followTask: failed reads', () => {
-  const transient: Array<[string, () => Observable<TaskReply>]> = [
+  const transient: [string, () => Observable<TaskReply>][] = [
     ['a reply that is not JSON', () => throwError(notJson)],
     ['a reply of the wrong shape', () => throwError(() => new ValidationError('reply', [{ path: 'task_info.status', message: 'x' }], {}))],
     ['an HTML page', () => throwError(() => new ValidationError('reply', [{ path: '', message: 'is text/html, not JSON' }], '<html>'))],

@@ -18,7 +18,7 @@ function sources(dir: string): string[] {
 }
 
 /** Every `@defaultValue` that names a DEFAULTS entry: where, the value written, and the entry. */
-function statedDefaults(): Array<{ file: string; written: string; entry: string }> {
+function statedDefaults(): { file: string; written: string; entry: string }[] {
   return sources(SRC).flatMap((file) =>
     [...readFileSync(file, 'utf8').matchAll(STATED)].map(([, written, entry]) => ({ file: file.slice(SRC.length), written: written!, entry: entry! })),
   )

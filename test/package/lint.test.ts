@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 // `npm test` builds first; these check the tarball users would install.
 const ROOT = new URL('../../', import.meta.url).pathname
-const ENTRIES = ['.', './sim', './server', './angular', './testing']
+const ENTRIES = ['.', './sim', './server', './angular', './testing', './otel']
+// Angular's packages are ESM only, so rxgate/angular/testing (which a spec imports beside them) is too.
+const ESM_ONLY = ['./angular/testing']
 const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as {
   license: string
   exports: Record<string, unknown>
@@ -23,7 +25,7 @@ let files: string[]
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'rxgate-pack-'))
   const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
-  const [info] = JSON.parse(out) as Array<{ filename: string; files: Array<{ path: string }> }>
+  const [info] = JSON.parse(out) as { filename: string; files: { path: string }[] }[]
   tarball = join(dir, info!.filename)
   files = info!.files.map((file) => file.path)
 })
@@ -58,11 +60,19 @@ describe('the packed package', () => {
   it('passes @arethetypeswrong/cli for every entry, under every resolution', () => {
     const cli = `${ROOT}node_modules/@arethetypeswrong/cli/dist/index.js`
     // It exits 1 when it finds a problem: the JSON names them either way.
-    const out = spawnSync(process.execPath, [cli, tarball, '--format', 'json'], { encoding: 'utf8' }).stdout
-    const { analysis } = JSON.parse(out) as { analysis: { types: unknown; entrypoints: Record<string, unknown>; problems: unknown } }
+    const attw = (...args: string[]) => {
+      const out = spawnSync(process.execPath, [cli, tarball, '--format', 'json', ...args], { encoding: 'utf8' }).stdout
+      return (JSON.parse(out) as { analysis: { types: unknown; entrypoints: Record<string, unknown>; problems: unknown } }).analysis
+    }
+    const analysis = attw('--exclude-entrypoints', ...ESM_ONLY)
     expect(analysis.types).not.toBe(false)
     for (const entry of ENTRIES) expect(Object.keys(analysis.entrypoints)).toContain(entry)
     expect(Object.values(analysis.problems as object)).toEqual([])
+    // The JSON lists every resolution's problems whatever the profile: those of `require` are expected here.
+    const esm = attw('--entrypoints', ...ESM_ONLY)
+    expect(Object.keys(esm.entrypoints)).toEqual(ESM_ONLY)
+    const problems = Object.values(esm.problems as object) as { resolutionKind?: string }[]
+    expect(problems.filter((p) => p.resolutionKind !== 'node16-cjs' && p.resolutionKind !== 'node10')).toEqual([])
   })
 
   it('asks nothing of users who need neither Angular nor Express', () => {

@@ -1,7 +1,7 @@
 import { Observable, Subject, from } from 'rxjs'
 import { describe, expect, it } from 'vitest'
 import { isBufferOverflowError, type BufferOverflowError } from '../../src/errors/BufferOverflowError.js'
-import { iterate, toAsyncIterable } from '../../src/node/toAsyncIterable.js'
+import { iterate, toAsyncIterable } from '../../src/pipeline/toAsyncIterable.js'
 
 /** A source that emits `count` values synchronously while subscribing and never completes; it records subscriptions and teardowns. */
 function eager(count: number) {

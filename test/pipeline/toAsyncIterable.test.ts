@@ -4,11 +4,11 @@ import { describe, expect, it } from 'vitest'
 import { createClient } from '../../src/client.js'
 import { isBufferOverflowError } from '../../src/errors/BufferOverflowError.js'
 import { isInvalidRequestError } from '../../src/errors/InvalidRequestError.js'
-import { toAsyncIterable } from '../../src/node/toAsyncIterable.js'
+import { toAsyncIterable } from '../../src/pipeline/toAsyncIterable.js'
 import { responses$ } from '../../src/responses$.js'
 import { KEY } from '../helpers/fixtures.js'
 import { within } from '../helpers/server.js'
-import { bigStreamServer } from './streamServer.js'
+import { bigStreamServer } from '../node/streamServer.js'
 
 /** A Subject that counts its subscribers, to see subscription and unsubscription. */
 function counted<T>() {

@@ -23,7 +23,7 @@ describe('a public call given something that is not a client', () => {
     ['a string', 'https://gateway.test'],
     ['an options object', { baseUrl: 1 }],
   ])('%s: InvalidRequestError at client', async (_, client) => {
-    const calls: Array<Observable<unknown>> = [
+    const calls: Observable<unknown>[] = [
       responses$(client as unknown as Client, { model: 'gpt-4.1-mini', input: 'hi' }),
       textToVideo$(client as unknown as Client, { prompt: 'a kite' }),
       task$(client as unknown as Client, endpoints.t2vSpark, TASK_ID),

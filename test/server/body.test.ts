@@ -11,7 +11,7 @@ function request(body: BodyInit | null, headers: Record<string, string> = { 'con
 }
 
 /** A body that arrives in these chunks, with no declared length. */
-function chunked(...chunks: Array<string | Uint8Array>): ReadableStream<Uint8Array> {
+function chunked(...chunks: (string | Uint8Array)[]): ReadableStream<Uint8Array> {
   return new ReadableStream({
     start(controller) {
       for (const chunk of chunks) controller.enqueue(typeof chunk === 'string' ? encode(chunk) : chunk)

@@ -41,7 +41,7 @@ describe('createGatewayHandler: answers of its own', () => {
 
   it('explains refused queries and ids', async () => {
     const { handler, calls } = setup()
-    const cases: Array<[string, string, string]> = [
+    const cases: [string, string, string][] = [
       [`${RESPONSES}?stream=true`, 'unexpected_query', 'This endpoint takes no query parameters.'],
       [`${RESPONSES}/resp_1?stream=true&stream=true`, 'unexpected_query', 'Retrieval takes only ?stream=true, optionally with &starting_after=<sequence number>.'],
       [`${RESPONSES}/resp_1?stream=1`, 'unexpected_query', 'Retrieval takes only ?stream=true, optionally with &starting_after=<sequence number>.'],

@@ -141,7 +141,7 @@ export function callPost(path: string, body: unknown, headers: Record<string, st
  * nothing (its socket paused), and the end of the first `serveNode` call
  * (rejecting if it does): for tests of a relay writing to a slow reader.
  */
-export function stalledBrowser(url: string, served: ReadonlyArray<Promise<void>>): { socket: Socket; ended: Promise<void> } {
+export function stalledBrowser(url: string, served: readonly Promise<void>[]): { socket: Socket; ended: Promise<void> } {
   const sent = signal()
   const socket = connect(Number(new URL(url).port), '127.0.0.1', () => {
     socket.write('GET /api/rxgate/x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')

@@ -243,7 +243,7 @@ describe('nodeListener', () => {
 describe('serveNode', () => {
   it('resolves when the browser left before a reply without a body was ready', async () => {
     const arrived = signal()
-    const served: Array<Promise<void>> = []
+    const served: Promise<void>[] = []
     const handler = handlerOf(async (request) => {
       arrived.resolve()
       await new Promise((resolve) => request.signal.addEventListener('abort', resolve))
@@ -261,9 +261,9 @@ describe('serveNode', () => {
 
 describe('serveNode, waiting for a slow browser', () => {
   it('reads no further while a part is unread, and stops waiting when the browser leaves', async () => {
-    const served: Array<Promise<void>> = []
+    const served: Promise<void>[] = []
     let pulls = 0
-    let browser: Socket | undefined
+    let browser: Socket | undefined // eslint-disable-line prefer-const -- set below, once the socket exists; the handler above reads it
     // Far more than the connection's buffers hold while the browser reads nothing.
     const huge = new Uint8Array(32 * 1024 * 1024).fill(0x61)
     const body = new ReadableStream<Uint8Array>(

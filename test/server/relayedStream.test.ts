@@ -42,7 +42,7 @@ describe('RelayedStream', () => {
   })
 
   it('is written by the Node adapter from its chunks, no further while a part is unread, and stopped when the browser leaves', async () => {
-    let browser: Socket | undefined
+    let browser: Socket | undefined // eslint-disable-line prefer-const -- set below, once the socket exists; the handler above reads it
     // Far more than the connection's buffers hold while the browser reads nothing.
     const huge = new Uint8Array(32 * 1024 * 1024).fill(0x61)
     const { iterable, seen } = chunksOf((n) => {
@@ -52,7 +52,7 @@ describe('RelayedStream', () => {
     })
     const response = new RelayedStream(iterable, { status: 200 })
     const handler: GatewayHandler = Object.assign(async () => response, { basePath: '/api/rxgate' })
-    const served: Array<Promise<void>> = []
+    const served: Promise<void>[] = []
     const url = await listen(createServer((req, res) => void served.push(serveNode(handler, req, res))))
     const stalled = stalledBrowser(url, served)
     browser = stalled.socket

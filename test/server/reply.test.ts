@@ -4,7 +4,7 @@ import { errorReply, jsonReply } from '../../src/server/reply.js'
 describe('errorReply', () => {
   it('answers in the gateway’s error shape, with the error type the status means', async () => {
     // 5xx: the server's fault; 401 and 403: who may call; every other 4xx: the request.
-    const types: Array<[number, string]> = [
+    const types: [number, string][] = [
       [500, 'server_error'],
       [502, 'server_error'],
       [503, 'server_error'],

@@ -10,7 +10,7 @@ describe('createGatewayHandler: which calls pass', () => {
   it('forwards each endpoint of the interface to the same path at the gateway', async () => {
     const upstream = await startUpstream()
     const { base } = await startProxy({ baseUrl: upstream.url })
-    const calls: Array<[string, string, unknown?]> = [
+    const calls: [string, string, unknown?][] = [
       ['POST', RESPONSES, { model: 'm', input: 'hi' }],
       ['GET', `${RESPONSES}/resp_1`],
       ['GET', `${RESPONSES}/resp_1?stream=true`],

@@ -55,7 +55,7 @@ describe('createGatewayHandler: the call to the gateway', () => {
   })
 
   it('tells a gateway that was never reached (503) from a connection that failed after sending (502)', async () => {
-    const cases: Array<[unknown, number, string]> = [
+    const cases: [unknown, number, string][] = [
       [fetchFailure('ECONNREFUSED', 1), 503, 'The gateway could not be reached; nothing was sent.'],
       [fetchFailure('ENOTFOUND', 3), 503, 'The gateway could not be reached; nothing was sent.'],
       [fetchFailure('ECONNRESET', 1), 502, 'The connection to the gateway failed; the call may have reached it.'],

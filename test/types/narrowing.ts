@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-unused-vars -- each assignment below is a type check, never read */
 // Compiled by `tsc --noEmit` (tsconfig includes test/), never run: each
 // event type narrows by `event.type`, and its fields read with their types.
 // A field that is missing or mistyped breaks the build.
@@ -112,7 +113,7 @@ export function readEvent(event: ResponseStreamEvent): void {
     }
     default: {
       // Only the events this version does not model are left, their type opaque.
-      const unknown: string = String(event.type)
+      const unknown = String(event.type)
       // @ts-expect-error an unknown type is not a string literal to compare with
       const asString: string = event.type
       return void [unknown, asString]

@@ -10,7 +10,7 @@ const response = { id: 'resp_1', object: 'response', created_at: 1, model: 'm', 
 const progress = (type: string) => [type, at] as const
 
 /** One valid payload of every event type of the Responses streaming reference, with its required fields. */
-const SAMPLES: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
+const SAMPLES: readonly (readonly [string, Record<string, unknown>])[] = [
   ...['created', 'queued', 'in_progress', 'completed', 'failed', 'incomplete'].map((s) => [`response.${s}`, { response }] as const),
   ['response.output_item.added', { output_index: 0, item: { type: 'function_call', name: 'f', arguments: '', call_id: 'call_1' } }],
   ['response.output_item.done', { output_index: 0, item: { type: 'message', id: 'msg_1', role: 'assistant', content: [{ type: 'refusal', refusal: 'no' }] } }],
