@@ -87,6 +87,7 @@ export function responses$<S extends boolean | null | undefined = undefined>(
     const text = serializeRequest(ResponseRequestSchema, body, 'response request')
     const badKey = idempotencyKey === undefined ? undefined : idempotencyKeyIssue(idempotencyKey)
     if (badKey) throw new InvalidRequestError([{ path: 'idempotencyKey', message: badKey }], 'options')
+    if (deadlineMs !== undefined) checkDelay(deadlineMs, 'deadlineMs') // before the span starts: a refused call makes none
     const key = creationKey(client, idempotencyKey)
     const trace = client.telemetry && operationOf(client, { operation: 'chat', model: body.model, path: client.responsesPath, request: body, stream: body.stream === true })
     const spec: RequestSpec = withTrace(
@@ -128,6 +129,7 @@ export function retrieveResponse$<S extends boolean | undefined = undefined>(
     if (after !== undefined && !(Number.isInteger(after) && after >= 0)) {
       throw new InvalidRequestError([{ path: 'startingAfter', message: `must be an integer of at least 0 (got ${after})` }])
     }
+    if (deadlineMs !== undefined) checkDelay(deadlineMs, 'deadlineMs')
     const trace = client.telemetry && operationOf(client, { operation: 'retrieve_response', model: undefined, path: `${client.responsesPath}/${id}`, stream: stream === true, id })
     const read$: Observable<ResponseStreamEvent | Response> = stream
       ? stream$(client, replaySpec(client, id, after, trace), { resumable: true, started: true, id, last: after, trace })
@@ -286,9 +288,9 @@ function replaySpec(client: Client, id: string, after: number | undefined, trace
   return trace ? { method: 'GET', path, trace } : { method: 'GET', path }
 }
 
+/** `ms` already checked (`checkDelay`) by the caller, before its span started. */
 function withDeadline<T>(source: Observable<T>, client: Client, ms: number | undefined, path: string): Observable<T> {
   if (ms === undefined) return source
-  checkDelay(ms, 'deadlineMs')
   return deadline(source, ms, client.scheduler, () => new TimeoutError('call', path, ms, 'deadline'))
 }
 

@@ -65,14 +65,24 @@ export interface ResumeTaskOptions extends TaskOptions {
  * ```
  */
 export function resumeTask$(client: Client, endpoint: TaskEndpoint, saved: SavedTask, create: (idempotencyKey: string) => Observable<TaskEvent>, options: ResumeTaskOptions = {}): Observable<TaskEvent> {
+  // What this call has learnt so far: a second subscription (a `retry`) resumes from it, never from
+  // the argument again, so it follows the task the first one made instead of creating another.
+  let known: SavedTask = saved
   return guard$(client, () => {
     const opts = options ?? {}
     checkArguments(endpoint, saved, create, opts)
     const follow = { ...(opts.poll && { poll: opts.poll }), ...(opts.deadlineMs !== undefined && { deadlineMs: opts.deadlineMs }) }
-    const save = (state: SavedTask & { idempotencyKey: string }) => defer(async () => void (await opts.save?.(state)))
-    if (saved.taskId !== undefined) return task$(client, endpoint, saved.taskId, follow)
-    if (saved.idempotencyKey !== undefined) {
-      return client.idempotentCreate ? created$(saved.idempotencyKey) : throwError(() => refusal(endpoint, saved.idempotencyKey!))
+    const save = (state: SavedTask & { idempotencyKey: string }) =>
+      defer(async () => {
+        if (state.taskId !== undefined) known = state // the task exists, saved or not
+        await opts.save?.(state)
+        known = state
+      })
+    const now = known
+    if (now.taskId !== undefined) return task$(client, endpoint, now.taskId, follow)
+    if (now.idempotencyKey !== undefined) {
+      // This call's own key, saved by its first subscription and not answered yet: sent again only where keys are honoured, as after a crash.
+      return client.idempotentCreate ? created$(now.idempotencyKey) : throwError(() => refusal(endpoint, now.idempotencyKey!))
     }
     const key = opts.idempotencyKey ?? newIdempotencyKey()
     return save({ idempotencyKey: key }).pipe(switchMap(() => created$(key)))

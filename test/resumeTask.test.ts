@@ -1,4 +1,4 @@
-import { lastValueFrom, tap, type Observable } from 'rxjs'
+import { concat, lastValueFrom, retry, take, tap, throwError, type Observable } from 'rxjs'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { createClient, type Client, type ClientOptions } from '../src/client.js'
 import { endpoints } from '../src/endpoints.js'
@@ -120,6 +120,29 @@ describe('resumeTask$ from a saved task id', () => {
     expect(values[0]!.taskId).toBe(made.taskId)
     expect(states).toEqual([])
     expect(posts(sim)).toHaveLength(1)
+  })
+})
+
+describe('resumeTask$ subscribed again (a retry)', () => {
+  it('follows the task its first subscription made, from what it saved, and never creates a second', async () => {
+    const sim = await simulator()
+    const client = clientOf(sim)
+    let creations = 0
+    // The creation goes through; then the follow breaks (a deadline, a worker's own timeout).
+    const make = (key: string) => {
+      creations++
+      return concat(create(client)(key).pipe(take(1)), throwError(() => new Error('the follow broke')))
+    }
+    const saves: SavedTask[] = []
+    const events = await collect(
+      resumeTask$(client, endpoints.t2vSpark, {}, make, { save: (state) => void saves.push(state) }).pipe(retry(1)),
+    )
+    expect(events.completed).toBe(true)
+    expect(creations).toBe(1)
+    expect(sim.tasks).toHaveLength(1)
+    expect(posts(sim)).toHaveLength(1)
+    expect(saves.map((state) => Object.keys(state).join('+'))).toEqual(['idempotencyKey', 'idempotencyKey+taskId'])
+    expect(types(events.values).at(-1)).toBe('completed')
   })
 })
 

@@ -6,7 +6,7 @@
 /** An incremental SHA-256: bytes in, in any pieces; the hex digest out. */
 export interface Sha256 {
   update(bytes: Uint8Array): void
-  /** The digest of every byte so far, as 64 lower-case hex digits. */
+  /** The digest of every byte so far, as 64 lower-case hex digits. Call it once, at the end: it pads the state (as `node:crypto`'s `digest` ends its hash). */
   hex(): string
 }
 

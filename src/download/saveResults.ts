@@ -6,7 +6,9 @@ import { resultFile } from './resultFile.js'
 import type { DownloadEvent, DownloadOptions } from './types.js'
 
 /** Options of {@link saveResults}: those of `download$` (its `expiresAt` comes from each event), and how many tasks save at once. */
-export interface SaveResultsOptions extends Omit<DownloadOptions, 'expiresAt' | 'end'> {
+export interface SaveResultsOptions extends Omit<DownloadOptions, 'expiresAt' | 'end' | 'sha256'> {
+  /** `true`: each `saved` event carries the file's SHA-256 digest (`sha256`). One expected digest cannot fit several files, so none is taken here. @defaultValue `false` */
+  readonly sha256?: boolean
   /** Tasks whose files are saved at once (each task's files one after another): an integer of at least 1. @defaultValue `4` */
   readonly concurrency?: number
 }
@@ -33,7 +35,8 @@ export type SaveResultsEvent = DownloadEvent & {
  * digits, `_`, `-`), or a file that would land outside `dir`, fails with
  * `InvalidRequestError` before any request. Downloads take the options of
  * `download$`: a result host at a private address (a local simulator) needs
- * `allowHosts`. Unsubscribing aborts the downloads and leaves no partial file.
+ * `allowHosts`. Unsubscribing aborts the downloads and leaves no partial file (with
+ * `keepPartial`, the part of each file is kept for a later call to resume).
  *
  * @example
  * ```ts
@@ -50,6 +53,9 @@ export function saveResults(dir: string, options: SaveResultsOptions = {}): Oper
   // 0, a negative or NaN would make mergeMap hold every task and never start one.
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
     throw new InvalidRequestError([{ path: 'concurrency', message: `must be an integer of at least 1 (got ${String(concurrency)})` }], 'saveResults')
+  }
+  if (download.sha256 !== undefined && typeof download.sha256 !== 'boolean') {
+    throw new InvalidRequestError([{ path: 'sha256', message: 'must be true or false here: one expected digest cannot fit several files (check each with download$)' }], 'saveResults')
   }
   const folder = dir.replace(/[\\/]+$/, '') || '.'
   return pipe(

@@ -196,7 +196,7 @@ export class Transfer {
 
   private overrun(limit: number): GatewayError {
     return new GatewayError(
-      `GET ${this.path}: the server sent more than the ${limit} bytes it announced (Content-Length or Content-Range); the download is given up and its partial file removed, as a longer file would not be the original.`,
+      `GET ${this.path}: the server sent more than the ${limit} bytes it announced (Content-Length or Content-Range); the download is given up, as a longer file would not be the original.`,
     )
   }
 

@@ -40,7 +40,7 @@ export function errorType(error: unknown): string {
  * `error.type` is the status (`'503'`) or the error's name; a try its
  * subscriber left ends with `rxgate.cancelled: true` and no status.
  */
-export function startAttempt(tracer: Tracer, parent: Context, spec: AttemptSpec, url: string, redact: (text: string) => string): AttemptTrace {
+export function startAttempt(tracer: Tracer, parent: Context, spec: AttemptSpec, url: string, redact: (text: string) => string, sent: readonly string[]): AttemptTrace {
   const target = targetOf(url, redact)
   const attributes: Attributes = { 'http.request.method': spec.method, 'url.full': target.full }
   if (target.address !== undefined) {
@@ -49,8 +49,10 @@ export function startAttempt(tracer: Tracer, parent: Context, spec: AttemptSpec,
   }
   if (spec.retry) attributes['http.request.resend_count'] = spec.retry
   const span = tracer.startSpan(spec.method, { kind: SpanKind.CLIENT, attributes }, parent)
+  const written: Record<string, string> = {}
+  propagation.inject(trace.setSpan(parent, span), written)
   const headers: Record<string, string> = {}
-  propagation.inject(trace.setSpan(parent, span), headers)
+  for (const [name, value] of Object.entries(written)) if (sent.includes(name.toLowerCase())) headers[name.toLowerCase()] = value
   let status: number | undefined
   return {
     headers,

@@ -8,6 +8,10 @@ export const SCOPE_NAME = 'rxgate'
 /** rxgate's version, the scope's version (kept equal to package.json's by a test). */
 export const SCOPE_VERSION = '0.1.0'
 
+/** The headers of W3C Trace Context: all a gateway is told unless `sendBaggage`. */
+const TRACE_CONTEXT: readonly string[] = ['traceparent', 'tracestate']
+const WITH_BAGGAGE: readonly string[] = [...TRACE_CONTEXT, 'baggage']
+
 /** Options of {@link openTelemetry}. */
 export interface OpenTelemetryOptions {
   /** The tracer of the spans. @defaultValue the global one, `trace.getTracer('rxgate', version)`, read at each call */
@@ -29,6 +33,14 @@ export interface OpenTelemetryOptions {
    * @defaultValue the vendor the call's path names (`/vendors/{vendor}/…`), else `openai` for responses (they speak its Responses API)
    */
   readonly providerName?: string
+  /**
+   * Also send the `baggage` header the global propagator writes. Baggage may
+   * hold the app's own entries (a user or tenant id), and the gateway is
+   * another party: only `traceparent` and `tracestate` go unless asked.
+   *
+   * @defaultValue `false`
+   */
+  readonly sendBaggage?: boolean
 }
 
 /**
@@ -60,7 +72,7 @@ export interface OpenTelemetryOptions {
  * ```
  */
 export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
-  const { tracer, meter, captureContent = false, providerName } = options ?? {}
+  const { tracer, meter, captureContent = false, providerName, sendBaggage = false } = options ?? {}
   return {
     operation(info: OperationInfo): OperationTrace {
       return new OperationSpan(info, {
@@ -68,6 +80,7 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
         instruments: instrumentsOf(meter ?? metrics.getMeter(SCOPE_NAME, SCOPE_VERSION)),
         captureContent: captureContent === true,
         providerName,
+        sent: sendBaggage === true ? WITH_BAGGAGE : TRACE_CONTEXT,
       })
     },
   }

@@ -16,6 +16,8 @@ export interface OperationSettings {
   readonly instruments: Instruments
   readonly captureContent: boolean
   readonly providerName: string | undefined
+  /** The propagator's headers sent with each request (lower case); any other it writes stays home. */
+  readonly sent: readonly string[]
 }
 
 /**
@@ -57,7 +59,7 @@ export class OperationSpan implements OperationTrace {
   }
 
   attempt(spec: AttemptSpec, url: string): AttemptTrace {
-    return startAttempt(this.settings.tracer, this.context, spec, url, this.info.redact)
+    return startAttempt(this.settings.tracer, this.context, spec, url, this.info.redact, this.settings.sent)
   }
 
   response(response: Response): void {

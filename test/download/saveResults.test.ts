@@ -216,6 +216,14 @@ describe('saveResults names files in lower case', () => {
   })
 })
 
+describe('saveResults refuses one expected digest for many files', () => {
+  it('sha256 given as a digest: InvalidRequestError at once (true reports each file\'s digest instead)', () => {
+    const digest = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'
+    expect(() => saveResults('out', { sha256: digest as never })).toThrow(expect.objectContaining({ name: 'InvalidRequestError', issues: [expect.objectContaining({ path: 'sha256' })] }))
+    expect(() => saveResults('out', { sha256: true })).not.toThrow()
+  })
+})
+
 describe('saveResults refuses a concurrency that would never start a task', () => {
   it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '2' as never])('concurrency %s: InvalidRequestError at once', (concurrency) => {
     let thrown: unknown

@@ -71,6 +71,31 @@ describe('openTelemetry: an HTTP span per try of each request', () => {
     expect(sent.map((r) => r.headers.traceparent)).toEqual([traceparentOf(attempt!)])
   })
 
+  it('sends traceparent and tracestate, and the app’s baggage only with sendBaggage', async () => {
+    const { tracer } = recorder()
+    const withBaggage: TextMapPropagator = {
+      inject: (ctx, carrier, setter) => {
+        new W3CTraceContextPropagator().inject(ctx, carrier, setter)
+        setter.set(carrier, 'tracestate', 'vendor=1')
+        setter.set(carrier, 'baggage', 'tenant=acme,user=42')
+      },
+      extract: (ctx) => ctx,
+      fields: () => ['traceparent', 'tracestate', 'baggage'],
+    }
+    propagation.disable()
+    expect(propagation.setGlobalPropagator(withBaggage)).toBe(true)
+    const server = await scriptedServer([
+      { status: 200, body: cannedResponse() },
+      { status: 200, body: cannedResponse() },
+    ])
+    const ask = { model: 'gpt-4.1-mini', input: 'Say hi' }
+    await lastValueFrom(responses$(createClient({ baseUrl: server.url, apiKey: OTEL_KEY, telemetry: openTelemetry({ tracer }) }), ask))
+    await lastValueFrom(responses$(createClient({ baseUrl: server.url, apiKey: OTEL_KEY, telemetry: openTelemetry({ tracer, sendBaggage: true }) }), ask))
+    expect(server.seen[0]!.headers).toMatchObject({ traceparent: expect.stringMatching(/^00-/), tracestate: 'vendor=1' })
+    expect(server.seen[0]!.headers.baggage).toBeUndefined()
+    expect(server.seen[1]!.headers).toMatchObject({ baggage: 'tenant=acme,user=42' })
+  })
+
   it('what a propagator injects never replaces the key or the call’s own headers', async () => {
     const { tracer } = recorder()
     const hostile: TextMapPropagator = {

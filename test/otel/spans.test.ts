@@ -189,3 +189,16 @@ describe('openTelemetry: a span per call', () => {
     expect(only(spans(), 'chat gpt-4.1-mini').attributes['gen_ai.provider.name']).toBe('acme.gateway')
   })
 })
+
+describe('a call refused before anything is sent', () => {
+  it.each([
+    ['responses$', (client: ReturnType<typeof createClient>) => responses$(client, { model: 'gpt-4.1-mini', input: 'Hi' }, { deadlineMs: -1 })],
+    ['retrieveResponse$', (client: ReturnType<typeof createClient>) => retrieveResponse$(client, 'resp_1', { deadlineMs: 0 })],
+  ])('%s with a bad deadlineMs starts no operation, so no span is left open', async (_, call) => {
+    let operations = 0
+    const telemetry = { operation: () => (operations++, openTelemetry().operation({} as never)) }
+    const client = createClient({ baseUrl: 'https://gateway.test', apiKey: OTEL_KEY, telemetry })
+    await expect(lastValueFrom(call(client))).rejects.toMatchObject({ name: 'InvalidRequestError' })
+    expect(operations).toBe(0)
+  })
+})

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { ConnectionError } from '../../src/errors/ConnectionError.js'
 import { HttpError } from '../../src/errors/HttpError.js'
 import { isInvalidRequestError, type InvalidRequestError } from '../../src/errors/InvalidRequestError.js'
+import { TimeoutError } from '../../src/errors/TimeoutError.js'
 import { Budget, type BudgetOptions } from '../../src/policy/budget.js'
 import { AbortSwitch, type AbortSignalLike } from '../../src/transport/abort.js'
 import type { Pass, RequestSpec } from '../../src/transport/types.js'
@@ -95,24 +97,32 @@ describe('Budget: maxTokensPerMinute', () => {
     expect(clock.pending).toBe(0)
   })
 
-  it('refunds a try that ends without a 2xx reply (a 429, a failed connection, an abort before the reply): the gateway did no work', async () => {
+  it('refunds a try answered with an error status, or that never reached the gateway: the gateway did no work', async () => {
     const { clock, admitted, enter, end } = setup(1_000)
     void enter('a', creation(700, 'a'))
     void enter('b', creation(700, 'b'))
     void enter('c', creation(700, 'c'))
-    void enter('d', creation(700, 'd'))
     await settle()
     expect(admitted).toEqual(['a'])
     end('a', 429, rateLimited())
     await settle()
     expect(admitted).toEqual(['a', 'b'])
-    end('b', undefined, new Error('ECONNREFUSED'))
+    end('b', undefined, new ConnectionError('POST', '/vendors/vendor-a/v1/responses', 'refused', false))
     await settle()
     expect(admitted).toEqual(['a', 'b', 'c'])
-    end('c', undefined, 'aborted')
-    await settle()
-    expect(admitted).toEqual(['a', 'b', 'c', 'd'])
     expect(clock.now()).toBe(0)
+  })
+
+  it('keeps the estimate of a try cut after it was sent (a timeout, an unsubscribe before the reply): it may have been generated', async () => {
+    const { clock, admitted, at, enter, end } = setup(1_000)
+    void enter('a', creation(700, 'a'))
+    void enter('b', creation(700, 'b'))
+    await settle()
+    end('a', undefined, new TimeoutError('POST', '/vendors/vendor-a/v1/responses', 30_000, 'silence'))
+    await clock.run(59_999)
+    expect(admitted).toEqual(['a'])
+    await clock.run(1)
+    expect(at.get('b')).toBe(60_000)
   })
 
   it('keeps the estimate of a try that fails after a 2xx reply (a stream cut or left mid-body): the gateway worked on it', async () => {

@@ -28,7 +28,7 @@ async function scratch(): Promise<string> {
 }
 
 /** What a user passes to reach a file host on this machine. */
-const local = (host: FileHost): DownloadOptions => ({ allowHosts: [host.server.url] })
+const local = (host: FileHost) => ({ allowHosts: [host.server.url] }) satisfies DownloadOptions
 
 /** Runs a download to its end on a virtual clock, so the waits between attempts take no real time. */
 async function drive<T>(source: Parameters<typeof observe<T>>[0], clock: VirtualClock): Promise<Outcome<T>> {
