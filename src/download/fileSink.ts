@@ -1,5 +1,5 @@
 import type { FileHandle } from 'node:fs/promises'
-import { GatewayError } from '../errors/GatewayError.js'
+import { fileWrites, writeAt } from './fileWrites.js'
 import { nodeModules } from './nodeModules.js'
 import type { Sink } from './sinkTypes.js'
 
@@ -16,25 +16,12 @@ export function fileSink(file: string): Sink {
   let handle: FileHandle | undefined
   let position = 0
   let gone = false
-  // Operations run one after another: discard may be called in the middle of a write.
-  let chain: Promise<unknown> = Promise.resolve()
-  const serial = <T>(step: () => Promise<T>): Promise<T> => {
-    const next = chain.then(step)
-    chain = next.catch(() => {})
-    return next
-  }
-  // A file system failure (no space, no permission) says which file and what to do.
-  const writing = <T>(step: () => Promise<T>): Promise<T> =>
-    serial(step).catch((error: unknown) => {
-      if (gone) throw error
-      const reason = (error as { code?: unknown } | null)?.code ?? (error instanceof Error ? error.message : String(error))
-      throw new GatewayError(
-        `Could not write the download to ${final} (${String(reason)}). Its partial file is removed; free some space or choose another folder, and download it again before the URL expires.`,
-        { cause: error },
-      )
-    })
+  const { serial, writing } = fileWrites(
+    final,
+    'Its partial file is removed; free some space or choose another folder, and download it again before the URL expires.',
+    () => gone,
+  )
   const opened = async (): Promise<FileHandle> => {
-    if (gone) throw new Error('the download was given up')
     if (!handle) {
       await fs.mkdir(path.dirname(final), { recursive: true })
       handle = await fs.open(temp, 'wx')
@@ -44,12 +31,7 @@ export function fileSink(file: string): Sink {
   return {
     write: (chunk) =>
       writing(async () => {
-        const h = await opened()
-        for (let at = 0; at < chunk.byteLength; ) {
-          const { bytesWritten } = await h.write(chunk, at, chunk.byteLength - at, position)
-          at += bytesWritten
-          position += bytesWritten
-        }
+        position = await writeAt(await opened(), chunk, position)
       }),
     restart: () =>
       writing(async () => {

@@ -1,6 +1,6 @@
 import type { FileHandle } from 'node:fs/promises'
-import { GatewayError } from '../errors/GatewayError.js'
 import { InvalidRequestError } from '../errors/InvalidRequestError.js'
+import { fileWrites, writeAt } from './fileWrites.js'
 import { readPart, readPartVersion, writePartVersion } from './partVersion.js'
 import { nodeModules } from './nodeModules.js'
 import type { Sink } from './sinkTypes.js'
@@ -27,19 +27,7 @@ export function partialFileSink(file: string, url: string): Sink {
   let handle: FileHandle | undefined
   let position = 0
   let gone = false
-  let chain: Promise<unknown> = Promise.resolve()
-  const serial = <T>(step: () => Promise<T>): Promise<T> => {
-    const next = chain.then(step)
-    chain = next.catch(() => {})
-    return next
-  }
-  // A file system failure (no space, no permission) says which file and what to do.
-  const writing = <T>(step: () => Promise<T>): Promise<T> =>
-    serial(() => (gone ? Promise.reject(new Error('the download was given up')) : step())).catch((error: unknown) => {
-      if (gone) throw error
-      const reason = (error as { code?: unknown } | null)?.code ?? (error instanceof Error ? error.message : String(error))
-      throw new GatewayError(`Could not write the download to ${part} (${String(reason)}). Free some space or choose another folder, and download it again before the URL expires.`, { cause: error })
-    })
+  const { serial, writing } = fileWrites(part, 'Free some space or choose another folder, and download it again before the URL expires.', () => gone)
   const opened = async (): Promise<FileHandle> => {
     if (!handle) {
       await fs.mkdir(path.dirname(final), { recursive: true })
@@ -68,12 +56,7 @@ export function partialFileSink(file: string, url: string): Sink {
     begin: (version) => writing(() => writePartVersion(fs, final, url, version.validator === undefined ? undefined : version)),
     write: (chunk) =>
       writing(async () => {
-        const h = await opened()
-        for (let at = 0; at < chunk.byteLength; ) {
-          const { bytesWritten } = await h.write(chunk, at, chunk.byteLength - at, position)
-          at += bytesWritten
-          position += bytesWritten
-        }
+        position = await writeAt(await opened(), chunk, position)
       }),
     restart: () =>
       writing(async () => {
