@@ -278,14 +278,12 @@ function counted(client: Client, response: Response, idempotencyKey: string): Re
 }
 
 function readSpec(client: Client, id: string, trace: OperationTrace | undefined): RequestSpec {
-  const path = `${client.responsesPath}/${id}`
-  return trace ? { method: 'GET', path, trace } : { method: 'GET', path }
+  return withTrace({ method: 'GET', path: `${client.responsesPath}/${id}` }, trace)
 }
 
 function replaySpec(client: Client, id: string, after: number | undefined, trace: OperationTrace | undefined): RequestSpec {
   const query = after === undefined ? '?stream=true' : `?stream=true&starting_after=${after}`
-  const path = `${client.responsesPath}/${id}${query}`
-  return trace ? { method: 'GET', path, trace } : { method: 'GET', path }
+  return withTrace({ method: 'GET', path: `${client.responsesPath}/${id}${query}` }, trace)
 }
 
 /** `ms` already checked (`checkDelay`) by the caller, before its span started. */

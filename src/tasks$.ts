@@ -179,7 +179,7 @@ function create$(client: Client, endpoint: TaskEndpoint, body: string, options: 
       ? error
       : new TaskCreationUnknownError({ endpoint, idempotencyKey: key, taskId: taskIdIn(error) ?? seenId, cause: error, chosen: creation.chosen, honoured: creation.honoured })
   // A traced follow reads with a reader of its own, whose requests carry the trace; the shared one serves the others.
-  const read = trace ? tracedReader(client, endpoint, trace) : readerOf(client, endpoint)
+  const read = readerOf(client, endpoint, trace)
   return request$(client, spec, decode, judged, unknown).pipe(
     switchMap((info) => {
       const follow$ = followTask(info.id, read, pollOptions(client, endpoint, options, false))
@@ -228,7 +228,7 @@ export function task$(client: Client, endpoint: TaskEndpoint, taskId: string, op
     } else {
       const trace = client.telemetry && operationOf(client, { operation: 'generate_content', model: modelOf(endpoint), path: endpoint.resultPath, endpoint, id: taskId })
       follows.set(key, (shared = new SharedFollow(follows, key, subscriber, client.secret, trace)))
-      shared.start(taskId, trace ? tracedReader(client, endpoint, trace) : readerOf(client, endpoint), pollOptions(client, endpoint, opts, true))
+      shared.start(taskId, readerOf(client, endpoint, trace), pollOptions(client, endpoint, opts, true))
     }
     const entry = shared
     return () => entry.drop(subscriber)
@@ -310,26 +310,15 @@ function followsOf(client: Client, endpoint: TaskEndpoint): Map<string, SharedFo
   return map
 }
 
-// One reader per client and endpoint, shared by all of its follows.
-const readers = new WeakMap<Client, Map<TaskEndpoint, TaskReader>>()
-
-function readerOf(client: Client, endpoint: TaskEndpoint): TaskReader {
-  let byEndpoint = readers.get(client)
-  if (!byEndpoint) readers.set(client, (byEndpoint = new Map()))
-  let read = byEndpoint.get(endpoint)
-  if (!read) byEndpoint.set(endpoint, (read = (id, retry) => readTask$(client, endpoint, id, retry)))
-  return read
+/** How a follow reads its task; a traced follow's reads are attempts of its operation. */
+function readerOf(client: Client, endpoint: TaskEndpoint, trace: OperationTrace | undefined): TaskReader {
+  return (id, retry) => readTask$(client, endpoint, id, retry, trace)
 }
 
 function readTask$(client: Client, endpoint: TaskEndpoint, id: string, retry: number, trace?: OperationTrace): Observable<TaskReply> {
   const what = `reply to ${endpoint.resultPath}/{task_id}`
   const spec = { method: 'GET', path: `${endpoint.resultPath}/${id}`, ...(retry ? { retry } : {}) } as const
   return json$(client, withTrace(spec, trace), (json) => parsePayload(TaskReplySchemas[endpoint.kind], json, what))
-}
-
-/** A reader for one traced follow: its reads are attempts of the follow's operation. */
-function tracedReader(client: Client, endpoint: TaskEndpoint, trace: OperationTrace): TaskReader {
-  return (id, retry) => readTask$(client, endpoint, id, retry, trace)
 }
 
 /** The model of an endpoint named `vendor/model`. */

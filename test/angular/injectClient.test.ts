@@ -1,25 +1,10 @@
-import { createEnvironmentInjector, Injector, PLATFORM_ID, runInInjectionContext, type EnvironmentInjector, type EnvironmentProviders, type Provider } from '@angular/core'
+import { runInInjectionContext } from '@angular/core'
 import { lastValueFrom, map, toArray } from 'rxjs'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { injectClient } from '../../src/angular/injectClient.js'
-import { CLIENT, GATEWAY, provideGateway, type GatewayFeature } from '../../src/angular/provideGateway.js'
-import { createGateway, responses$, type Transport, type TransportRequest } from '../../src/index.js'
-
-function appInjector(platform: 'browser' | 'server', ...providers: (EnvironmentProviders | Provider)[]): EnvironmentInjector {
-  const root = createEnvironmentInjector([{ provide: PLATFORM_ID, useValue: platform }], Injector.NULL as EnvironmentInjector)
-  return createEnvironmentInjector(providers, root)
-}
-
-/** A transport that answers every call with a completed response and records it. */
-function recordingFeature(): GatewayFeature & { readonly calls: TransportRequest[] } {
-  const calls: TransportRequest[] = []
-  const transport: Transport = async (request) => {
-    calls.push(request)
-    const body = JSON.stringify({ id: 'resp_1', object: 'response', created_at: 1, model: 'm', status: 'completed', output: [] })
-    return { status: 200, header: (name) => (name === 'content-type' ? 'application/json' : undefined), body: (async function* () { yield new TextEncoder().encode(body) })(), text: async () => body }
-  }
-  return { kind: 'recording', transport: () => transport, calls }
-}
+import { CLIENT, GATEWAY, provideGateway } from '../../src/angular/provideGateway.js'
+import { createGateway, responses$ } from '../../src/index.js'
+import { appInjector, recordingFeature } from './helpers.js'
 
 afterEach(() => {
   vi.unstubAllGlobals()

@@ -1,25 +1,9 @@
-import { createEnvironmentInjector, inject, InjectionToken, Injector, PLATFORM_ID, runInInjectionContext, type EnvironmentInjector, type EnvironmentProviders } from '@angular/core'
+import { createEnvironmentInjector, inject, InjectionToken, runInInjectionContext } from '@angular/core'
 import { lastValueFrom } from 'rxjs'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { GATEWAY, injectGateway, provideGateway, type GatewayFeature } from '../../src/angular/provideGateway.js'
-import { isInvalidRequestError, type Transport, type TransportRequest } from '../../src/index.js'
-
-/** The app's injector on a platform, with `providers`. */
-function appInjector(platform: 'browser' | 'server', ...providers: EnvironmentProviders[]): EnvironmentInjector {
-  const root = createEnvironmentInjector([{ provide: PLATFORM_ID, useValue: platform }], Injector.NULL as EnvironmentInjector)
-  return createEnvironmentInjector(providers, root)
-}
-
-/** A transport that answers every call with an empty stream and records it. */
-function recordingFeature(): GatewayFeature & { readonly calls: TransportRequest[] } {
-  const calls: TransportRequest[] = []
-  const transport: Transport = async (request) => {
-    calls.push(request)
-    const body = 'data: {"type":"response.completed","sequence_number":1,"response":{"id":"r","object":"response","created_at":1,"model":"m","status":"completed"}}\n\n'
-    return { status: 200, header: (name) => (name === 'content-type' ? 'text/event-stream' : undefined), body: (async function* () { yield new TextEncoder().encode(body) })(), text: async () => body }
-  }
-  return { kind: 'recording', transport: () => transport, calls }
-}
+import { GATEWAY, injectGateway, provideGateway } from '../../src/angular/provideGateway.js'
+import { isInvalidRequestError } from '../../src/index.js'
+import { appInjector, recordingFeature } from './helpers.js'
 
 /** A browser page at http://app.example, as far as createClient looks. */
 function inBrowserPage(): void {
