@@ -156,6 +156,7 @@ describe('createClient: options', () => {
 describe('createClient: the messages of refused options', () => {
   const http = 'must be an http:// or https:// URL'
   const range = (max: number, got: unknown) => `must be an integer from 1 to ${max} (got ${got})`
+  const ms = (got: unknown) => `must be an integer of milliseconds from 1 to ${2 ** 31 - 1} (got ${got})`
   it.each([
     ['no baseUrl', { apiKey: KEY }, [['baseUrl', 'is required']]],
     ['an empty baseUrl', { baseUrl: '', apiKey: KEY }, [['baseUrl', 'is required']]],
@@ -167,20 +168,20 @@ describe('createClient: the messages of refused options', () => {
     ['no apiKey', { baseUrl: 'https://gateway.test' }, [['apiKey', 'is required (the gateway token)']]],
     ['an empty apiKey', { baseUrl: 'https://gateway.test', apiKey: '' }, [['apiKey', 'must not be empty']]],
     ['a blank apiKey', { baseUrl: 'https://gateway.test', apiKey: ' \n' }, [['apiKey', 'must not be empty']]],
-    ['a zero timeoutMs', { ...BASE, timeoutMs: 0 }, [['timeoutMs', range(2 ** 31 - 1, 0)]]],
-    ['a timeoutMs past the longest timer', { ...BASE, timeoutMs: 2 ** 31 }, [['timeoutMs', range(2 ** 31 - 1, 2 ** 31)]]],
+    ['a zero timeoutMs', { ...BASE, timeoutMs: 0 }, [['timeoutMs', ms(0)]]],
+    ['a timeoutMs past the longest timer', { ...BASE, timeoutMs: 2 ** 31 }, [['timeoutMs', ms(2 ** 31)]]],
     ['a fractional maxBodyBytes', { ...BASE, maxBodyBytes: 1.5 }, [['maxBodyBytes', range(Number.MAX_SAFE_INTEGER, 1.5)]]],
     ['too many connections', { ...BASE, maxConnections: 1_000_001 }, [['maxConnections', range(1_000_000, 1_000_001)]]],
-    ['a null timeoutMs', { ...BASE, timeoutMs: null }, [['timeoutMs', 'must be a number (got null)']]],
+    ['a null timeoutMs', { ...BASE, timeoutMs: null }, [['timeoutMs', ms(null)]]],
     ['an option that does not exist', { ...BASE, timeout: 5_000 }, [['timeout', 'is not an option of createClient']]],
-    ['a flag that is a string', { ...BASE, idempotentCreate: 'yes' }, [['idempotentCreate', 'must be a boolean (got string)']]],
+    ['a flag that is a string', { ...BASE, idempotentCreate: 'yes' }, [['idempotentCreate', 'must be true or false (got string)']]],
     ['retry: true', { ...BASE, retry: true }, [['retry', 'must be an object (got boolean)']]],
     ['retry as a string', { ...BASE, retry: 'often' }, [['retry', 'must be an object (got string)']]],
-    ['headers: false', { ...BASE, headers: false }, [['headers', 'must be an object (got boolean)']]],
-    ['headers as a string', { ...BASE, headers: 'x-a: 1' }, [['headers', 'must be an object (got string)']]],
+    ['headers: false', { ...BASE, headers: false }, [['headers', 'must be an object of header names and string values']]],
+    ['headers as a string', { ...BASE, headers: 'x-a: 1' }, [['headers', 'must be an object of header names and string values']]],
     ['a responsePoll that is a number', { ...BASE, responsePoll: 100 }, [['responsePoll', 'must be an object (got number)']]],
     ['a taskPoll that is a string', { ...BASE, taskPoll: 'slow' }, [['taskPoll', 'must be an object (got string)']]],
-    ['a maxConcurrency that is a string: one issue, not two', { ...BASE, maxConcurrency: 'x' }, [['maxConcurrency', range(1_000_000, 'x')]]],
+    ['a maxConcurrency that is a string: one issue, not two', { ...BASE, maxConcurrency: 'x' }, [['maxConcurrency', range(1_000_000, '"x"')]]],
     ['a responsesPath without its leading slash', { ...BASE, responsesPath: 'v1/responses' }, [['responsesPath', 'must be a path starting with / (no query, no spaces)']]],
     ['a responsesPath with a space', { ...BASE, responsesPath: '/v1/my responses' }, [['responsesPath', 'must be a path starting with / (no query, no spaces)']]],
   ])('for %s, names each broken option with its message', (_, options, expected) => {

@@ -1,6 +1,8 @@
+import * as v from 'valibot'
 import { isInvalidRequestError, type RequestIssue } from '../errors/InvalidRequestError.js'
 import { DEFAULTS } from '../policy/defaults.js'
-import { checkHeaders, millis } from '../validation/options.js'
+import { issuesAt } from '../validation/check.js'
+import { HeadersSchema, milliseconds } from '../validation/options.js'
 import { checkTaskEndpoint } from '../validation/taskEndpoint.js'
 
 /** Every option of `createGatewayHandler`: any other name is a typo that would otherwise keep a default without a word. */
@@ -51,11 +53,10 @@ export function optionIssues(input: unknown): RequestIssue[] {
     const value = options[name]
     if (value !== undefined && !(Number.isInteger(value) && (value as number) > 0)) add(name, `must be a positive integer (got ${show(value)})`)
   }
-  const late = options.bodyTimeoutMs === undefined ? undefined : millis(1)(options.bodyTimeoutMs)
-  if (late) add('bodyTimeoutMs', late)
+  issues.push(...issuesAt('bodyTimeoutMs', v.optional(milliseconds(1)), options.bodyTimeoutMs))
   if (typeof responsesPath !== 'string' || !/^(\/[\w.~-]+)+$/.test(responsesPath)) add('responsesPath', `must be a path such as ${DEFAULTS.responsesPath}`)
   if (!['undefined', 'boolean'].includes(typeof options.allowUnknownTextToVideoFields)) add('allowUnknownTextToVideoFields', 'must be true or false')
-  checkHeaders(issues, 'headers', options.headers)
+  issues.push(...issuesAt('headers', v.optional(HeadersSchema), options.headers))
   if (options.fetch === undefined ? typeof globalThis.fetch !== 'function' : typeof options.fetch !== 'function') {
     add('fetch', options.fetch === undefined ? 'is required where no global fetch exists' : `must be a function (got ${show(options.fetch)})`)
   }

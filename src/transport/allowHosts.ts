@@ -36,11 +36,21 @@ const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:
  * ```
  */
 export function allowHostsIssue(path: string, value: unknown): { path: string; message: string } | undefined {
-  if (!Array.isArray(value)) return { path, message: `must be an array of hostnames, host:port or origins (got ${value === null ? 'null' : `a ${typeof value}`})` }
-  const bad = value.findIndex((entry) => typeof entry !== 'string' || !/^\S+$/.test(entry) || readEntry(entry) === undefined)
-  if (bad < 0) return undefined
-  return { path: `${path}[${bad}]`, message: `must be a hostname, a host:port or an origin such as http://127.0.0.1:8080, without whitespace (got ${JSON.stringify(value[bad])})` }
+  if (!Array.isArray(value)) return { path, message: notHostList(value) }
+  const bad = value.findIndex((entry) => !isHostEntry(entry))
+  return bad < 0 ? undefined : { path: `${path}[${bad}]`, message: notHostEntry(value[bad]) }
 }
+
+/** Whether `entry` can be an `allowHosts` entry: a hostname, a `host:port` or an origin, without whitespace. */
+export function isHostEntry(entry: unknown): entry is string {
+  return typeof entry === 'string' && /^\S+$/.test(entry) && readEntry(entry) !== undefined
+}
+
+/** The refusal of an `allowHosts` that is not an array. */
+export const notHostList = (value: unknown): string => `must be an array of hostnames, host:port or origins (got ${value === null ? 'null' : `a ${typeof value}`})`
+
+/** The refusal of an `allowHosts` entry that {@link isHostEntry} does not take. */
+export const notHostEntry = (entry: unknown): string => `must be a hostname, a host:port or an origin such as http://127.0.0.1:8080, without whitespace (got ${JSON.stringify(entry)})`
 
 /**
  * What is wrong with the {@link PublicNetworkOptions} of an options object

@@ -6,9 +6,35 @@ import { mayHoldNonFinite, stringifyFinite } from './finite.js'
 
 type AnySchema = v.GenericSchema<unknown, unknown>
 
-/** Flattens valibot's issues into `{ path, message }` pairs, nested issues included. */
-export function toIssues(issues: readonly v.BaseIssue<unknown>[]): RequestIssue[] {
-  return issues.map((issue) => ({ path: v.getDotPath(issue) ?? '', message: issue.message }))
+/**
+ * Flattens valibot's issues into `{ path, message }` pairs, nested issues
+ * included. Paths are dotted (`input.0.content`), or with `brackets` a list
+ * index is bracketed (`allowHosts[1]`), as the library's options name them.
+ */
+export function toIssues(issues: readonly v.BaseIssue<unknown>[], brackets = false): RequestIssue[] {
+  return issues.map((issue) => ({ path: brackets ? bracketPath(issue) : (v.getDotPath(issue) ?? ''), message: issue.message }))
+}
+
+function bracketPath(issue: v.BaseIssue<unknown>): string {
+  let path = ''
+  for (const item of issue.path ?? []) path += item.type === 'array' ? `[${String(item.key)}]` : path ? `.${String(item.key)}` : String(item.key)
+  return path
+}
+
+/**
+ * What `schema` finds wrong with `value`, the value of the option at `path`:
+ * a piece of an options schema applied to one option of code that checks its
+ * options by hand.
+ *
+ * @example
+ * ```ts
+ * issuesAt('bodyTimeoutMs', v.optional(milliseconds(1)), 0)
+ * // [{ path: 'bodyTimeoutMs', message: 'must be an integer of milliseconds from 1 to 2147483647 (got 0)' }]
+ * ```
+ */
+export function issuesAt(path: string, schema: AnySchema, value: unknown): RequestIssue[] {
+  const result = v.safeParse(schema, value)
+  return result.success ? [] : result.issues.map((issue) => ({ path: issue.path?.length ? `${path}.${v.getDotPath(issue) ?? ''}` : path, message: issue.message }))
 }
 
 /**

@@ -1,19 +1,14 @@
+import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import { InvalidRequestError, type RequestIssue } from '../../src/errors/InvalidRequestError.js'
-import { checkFields, checkHeaders, checkTaskOptions, count, idempotencyKeyIssue, millis, POLL_CHECKS, RETRY_CHECKS } from '../../src/validation/options.js'
+import { issuesAt } from '../../src/validation/check.js'
+import { checkTaskOptions, HeadersSchema, idempotencyKeyIssue, integerFromTo, millis, PollSchema, RetrySchema } from '../../src/validation/options.js'
 
 const MAX = 2 ** 31 - 1
 
-const fieldIssues = (value: unknown, checks = POLL_CHECKS, path = 'poll'): RequestIssue[] => {
-  const issues: RequestIssue[] = []
-  checkFields(issues, path, value, checks)
-  return issues
-}
-const headerIssues = (value: unknown): RequestIssue[] => {
-  const issues: RequestIssue[] = []
-  checkHeaders(issues, 'headers', value)
-  return issues
-}
+const fieldIssues = (value: unknown, schema: v.GenericSchema = PollSchema, path = 'poll'): RequestIssue[] => issuesAt(path, v.optional(schema), value)
+const headerIssues = (value: unknown): RequestIssue[] => issuesAt('headers', v.optional(HeadersSchema), value)
+const count = (max: number) => (value: unknown) => v.safeParse(integerFromTo(0, max), value).issues?.[0].message
 
 describe('millis: an integer of milliseconds a timer can hold', () => {
   it.each([
@@ -45,7 +40,7 @@ describe('millis: an integer of milliseconds a timer can hold', () => {
   })
 })
 
-describe('count: an integer from 0 to its maximum', () => {
+describe('integerFromTo: an integer in a range, whatever is given', () => {
   it.each([0, 1, 99, 100])('accepts %i of 100', (value) => {
     expect(count(100)(value)).toBeUndefined()
   })
@@ -62,7 +57,7 @@ describe('count: an integer from 0 to its maximum', () => {
   })
 })
 
-describe('checkFields: an options object whose fields are known and valid', () => {
+describe('PollSchema and RetrySchema: an options object whose fields are known and valid', () => {
   it('accepts no options at all, an empty object, and fields left undefined', () => {
     expect(fieldIssues(undefined)).toEqual([])
     expect(fieldIssues({})).toEqual([])
@@ -76,14 +71,14 @@ describe('checkFields: an options object whose fields are known and valid', () =
   })
 
   it('accepts every retry option at its bounds', () => {
-    expect(fieldIssues({ count: 0, baseDelayMs: 0, maxDelayMs: 0, maxRetryAfterMs: 0 }, RETRY_CHECKS, 'retry')).toEqual([])
-    expect(fieldIssues({ count: 100, baseDelayMs: MAX, maxDelayMs: MAX, maxRetryAfterMs: MAX }, RETRY_CHECKS, 'retry')).toEqual([])
+    expect(fieldIssues({ count: 0, baseDelayMs: 0, maxDelayMs: 0, maxRetryAfterMs: 0 }, RetrySchema, 'retry')).toEqual([])
+    expect(fieldIssues({ count: 100, baseDelayMs: MAX, maxDelayMs: MAX, maxRetryAfterMs: MAX }, RetrySchema, 'retry')).toEqual([])
   })
 
   it.each([
-    ['a string', 'fast', 'must be an object (got "fast")'],
-    ['a number', 5, 'must be an object (got 5)'],
-    ['true', true, 'must be an object (got true)'],
+    ['a string', 'fast', 'must be an object (got string)'],
+    ['a number', 5, 'must be an object (got number)'],
+    ['true', true, 'must be an object (got boolean)'],
     ['null', null, 'must be an object (got null)'],
     ['a list', [{ factor: 2 }], 'must be an object (got an array)'],
     ['an empty list', [], 'must be an object (got an array)'],
@@ -93,7 +88,7 @@ describe('checkFields: an options object whose fields are known and valid', () =
 
   it('names an unknown field and lists the options there are', () => {
     expect(fieldIssues({ intialDelayMs: 5 })).toEqual([{ path: 'poll.intialDelayMs', message: 'is not an option (the options are initialDelayMs, factor, maxDelayMs, jitter)' }])
-    expect(fieldIssues({ retries: 3 }, RETRY_CHECKS, 'retry')).toEqual([
+    expect(fieldIssues({ retries: 3 }, RetrySchema, 'retry')).toEqual([
       { path: 'retry.retries', message: 'is not an option (the options are count, baseDelayMs, maxDelayMs, maxRetryAfterMs)' },
     ])
   })
@@ -120,25 +115,17 @@ describe('checkFields: an options object whose fields are known and valid', () =
     expect(fieldIssues({ [field]: value })).toEqual([{ path: `poll.${field}`, message }])
   })
 
-  it('reports every broken field, in the order given', () => {
-    expect(fieldIssues({ count: 101, bogus: 1, baseDelayMs: -1 }, RETRY_CHECKS, 'retry')).toEqual([
+  it('reports every broken field: the known ones in the order of the options, then each unknown name as given', () => {
+    expect(fieldIssues({ bogus: 1, count: 101, other: 2, baseDelayMs: -1 }, RetrySchema, 'retry')).toEqual([
       { path: 'retry.count', message: 'must be an integer from 0 to 100 (got 101)' },
-      { path: 'retry.bogus', message: 'is not an option (the options are count, baseDelayMs, maxDelayMs, maxRetryAfterMs)' },
       { path: 'retry.baseDelayMs', message: 'must be an integer of milliseconds from 0 to 2147483647 (got -1)' },
-    ])
-  })
-
-  it('adds to the issues it is given', () => {
-    const issues: RequestIssue[] = [{ path: 'timeoutMs', message: 'earlier' }]
-    checkFields(issues, 'taskPoll', { factor: 0 }, POLL_CHECKS)
-    expect(issues).toEqual([
-      { path: 'timeoutMs', message: 'earlier' },
-      { path: 'taskPoll.factor', message: 'must be a number from 1 to 100 (got 0)' },
+      { path: 'retry.bogus', message: 'is not an option (the options are count, baseDelayMs, maxDelayMs, maxRetryAfterMs)' },
+      { path: 'retry.other', message: 'is not an option (the options are count, baseDelayMs, maxDelayMs, maxRetryAfterMs)' },
     ])
   })
 })
 
-describe('checkHeaders: HTTP header names with string values on one line', () => {
+describe('HeadersSchema: HTTP header names with string values on one line', () => {
   it('accepts no headers, an empty object and valid headers', () => {
     expect(headerIssues(undefined)).toEqual([])
     expect(headerIssues({})).toEqual([])
@@ -245,7 +232,7 @@ describe('checkTaskOptions', () => {
   })
 
   it.each([
-    [{ poll: 'fast' }, [{ path: 'poll', message: 'must be an object (got "fast")' }]],
+    [{ poll: 'fast' }, [{ path: 'poll', message: 'must be an object (got string)' }]],
     [{ deadlineMs: 2 ** 31 }, [{ path: 'deadlineMs', message: 'must be an integer of milliseconds from 1 to 2147483647 (got 2147483648)' }]],
     [{ deadlineMs: '60000' }, [{ path: 'deadlineMs', message: 'must be an integer of milliseconds from 1 to 2147483647 (got "60000")' }]],
     [{ idempotencyKey: '' }, [{ path: 'idempotencyKey', message: 'must be 1 to 255 printable ASCII characters without spaces (got "")' }]],
