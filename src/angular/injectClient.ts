@@ -1,6 +1,6 @@
 import { inject } from '@angular/core'
 import type { Client } from '../client.js'
-import { CLIENT, GATEWAY } from './provideGateway.js'
+import { CLIENT, GATEWAY } from './tokens.js'
 
 /**
  * The app's {@link Client}, for a component that calls the standalone
@@ -21,6 +21,6 @@ import { CLIENT, GATEWAY } from './provideGateway.js'
 export function injectClient(): Client {
   // A test may provide only GATEWAY (a gateway of its own): its client is the one.
   const client = inject(CLIENT, { optional: true }) ?? inject(GATEWAY, { optional: true })?.client
-  if (!client) throw new Error("injectClient(): no client is provided; add provideGateway({ baseUrl: '/api/rxgate' }) to the app's providers (in a test, provideTestGateway() from rxgate/angular/testing).")
+  if (!client) throw new Error("injectClient(): no client is provided; add provideClient({ baseUrl: '/api/rxgate' }) or provideGateway({ baseUrl: '/api/rxgate' }) to the app's providers (in a test, provideTestGateway() from rxgate/angular/testing).")
   return client
 }

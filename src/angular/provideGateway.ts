@@ -1,43 +1,8 @@
-import { inject, InjectionToken, makeEnvironmentProviders, PLATFORM_ID, type EnvironmentProviders } from '@angular/core'
-import type { Client } from '../client.js'
+import { inject, makeEnvironmentProviders, type EnvironmentProviders } from '@angular/core'
 import { createGateway, type Gateway, type GatewayOptions } from '../gateway.js'
-import type { Transport } from '../transport/types.js'
-import { serverGateway } from './serverGateway.js'
+import { appClientOptions, CLIENT, GATEWAY, type GatewayFeature } from './tokens.js'
 
-/** An option of {@link provideGateway}, such as {@link withHttpClient}. */
-export interface GatewayFeature {
-  /** What the feature changes, for messages. */
-  readonly kind: string
-  /** Makes the transport of the browser's client; run in an injection context. */
-  readonly transport?: () => Transport
-}
-
-/**
- * The app's {@link Gateway}, as {@link provideGateway} made it. Inject it
- * with {@link injectGateway} (or `inject(GATEWAY)`). In a test,
- * `provideTestGateway()` from `rxgate/angular/testing` provides one on an
- * in-process gateway; or provide a gateway of your own under it.
- *
- * @example
- * ```ts
- * // A key in a page (jsdom too) is refused unless allowed: fine for a test against the simulator.
- * TestBed.configureTestingModule({ providers: [{ provide: GATEWAY, useValue: createGateway({ baseUrl: sim.url, apiKey: sim.apiKey, dangerouslyAllowBrowser: true }) }] })
- * ```
- */
-export const GATEWAY = /* @__PURE__ */ new InjectionToken<Gateway>('rxgate Gateway')
-
-/**
- * The app's {@link Client}: the one under the provided gateway
- * (`injectGateway().client`), for the standalone functions
- * (`responses$(client, …)`, `textToVideo$(client, …)`). `provideGateway`
- * and `provideTestGateway` (from `rxgate/angular/testing`) provide it.
- *
- * @example
- * ```ts
- * const client = inject(CLIENT)
- * ```
- */
-export const CLIENT = /* @__PURE__ */ new InjectionToken<Client>('rxgate Client')
+export { CLIENT, GATEWAY, type GatewayFeature } from './tokens.js'
 
 /**
  * Provides the app's gateway under {@link GATEWAY}, and its client under
@@ -53,6 +18,10 @@ export const CLIENT = /* @__PURE__ */ new InjectionToken<Client>('rxgate Client'
  * when the hydrated component subscribes. A page view therefore sends each
  * (paid) call exactly once, from the browser.
  *
+ * A component that calls only the standalone functions (`responses$(injectClient(), …)`)
+ * needs no gateway: {@link provideClient} provides the client alone, and
+ * the app's bundle carries only the functions it calls.
+ *
  * @example
  * ```ts
  * // app.config.ts
@@ -65,12 +34,7 @@ export function provideGateway(options: GatewayOptions | (() => GatewayOptions),
   return makeEnvironmentProviders([
     {
       provide: GATEWAY,
-      useFactory: (): Gateway => {
-        const settings = typeof options === 'function' ? options() : options
-        if (inject(PLATFORM_ID) === 'server') return serverGateway(settings)
-        const transport = features.find((feature) => feature.transport)?.transport?.()
-        return createGateway(transport ? { ...settings, transport } : settings)
-      },
+      useFactory: (): Gateway => createGateway(appClientOptions(options, features)),
     },
     // The gateway's own client, for the standalone functions: one client, one set of per-client state.
     { provide: CLIENT, useFactory: () => inject(GATEWAY).client },

@@ -1,4 +1,5 @@
 import { Subscription, type SchedulerLike } from 'rxjs'
+import type { ClientOptions } from '../client.js'
 import { createGateway, type Gateway, type GatewayOptions } from '../gateway.js'
 import type { Transport } from '../transport/types.js'
 
@@ -17,17 +18,17 @@ const waitForever: Transport = ({ signal }) =>
 const neverScheduler: SchedulerLike = { now: () => Date.now(), schedule: () => new Subscription() }
 
 /**
- * The gateway of a server-side render: every call checks its input as in the
- * browser, then waits without sending anything until it is unsubscribed
- * (when the rendered app is destroyed). The browser sends the call once the
- * hydrated page subscribes.
+ * The options of a server-side render's client: every call checks its input
+ * as in the browser, then waits without sending anything until it is
+ * unsubscribed (when the rendered app is destroyed). The browser sends the
+ * call once the hydrated page subscribes.
  *
  * The browser's options (a relative `baseUrl`, no key) are not those of a
  * server client, so a stand-in address and key are used: nothing is sent
  * to them.
  */
-export function serverGateway(options: GatewayOptions): Gateway {
-  return createGateway({
+export function serverRendering(options: ClientOptions): ClientOptions {
+  return {
     ...options,
     baseUrl: 'http://server-render.invalid',
     apiKey: 'nothing-is-sent-during-server-rendering',
@@ -35,5 +36,10 @@ export function serverGateway(options: GatewayOptions): Gateway {
     dangerouslyAllowBrowser: true,
     transport: waitForever,
     scheduler: neverScheduler,
-  })
+  }
+}
+
+/** The gateway of a server-side render (see {@link serverRendering}). */
+export function serverGateway(options: GatewayOptions): Gateway {
+  return createGateway(serverRendering(options))
 }

@@ -1,7 +1,7 @@
 import { HttpClient } from '@angular/common/http'
 import { inject } from '@angular/core'
 import { httpClientTransport } from './httpClientTransport.js'
-import type { GatewayFeature } from './provideGateway.js'
+import type { GatewayFeature } from './tokens.js'
 
 /**
  * Sends the gateway's calls through the app's `HttpClient`: interceptors

@@ -2,7 +2,7 @@ import { inject, InjectionToken, makeEnvironmentProviders, type EnvironmentProvi
 import { gatewayOf } from '../../gateway.js'
 import { createTestGateway, type TestGateway } from '../../testing/createTestGateway.js'
 import type { TestGatewayOptions } from '../../testing/types.js'
-import { CLIENT, GATEWAY } from '../provideGateway.js'
+import { CLIENT, GATEWAY } from '../tokens.js'
 
 /**
  * The {@link TestGateway} behind {@link provideTestGateway}: what it
