@@ -56,7 +56,8 @@ export function pullCalls<I, R>(source: AsyncIterable<I> | Iterable<I>, settings
     }
     if (open && sourceDone && taken === started) stop()
     // A consumer that asked for several results at once still waits: the place just freed is its room.
-    else if (waiters.length > 0 && started - taken < concurrency) void fill()
+    // Once the source is done there is nothing to fill it with (and fill, which ends here, would come straight back).
+    else if (waiters.length > 0 && !sourceDone && started - taken < concurrency) void fill()
   }
 
   // Unsubscribes every call, closes the source (unless it ended), drops untaken results.

@@ -1,5 +1,6 @@
 import { pipeline } from 'node:stream/promises'
-import { EmptyError, filter, map } from 'rxjs'
+import { promiseHooks } from 'node:v8'
+import { EmptyError, filter, map, timer } from 'rxjs'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { createClient } from '../../src/client.js'
 import { isInvalidRequestError } from '../../src/errors/InvalidRequestError.js'
@@ -106,6 +107,26 @@ describe('mapConcurrent results', () => {
     expect(await collect(mapConcurrent(ask)(['Say hi']))).toEqual(['Hi there! How can I help you today?'])
     const none = (input: string) => ask(input).pipe(filter((text) => text.length > 1_000))
     await expect(collect(mapConcurrent(none)(['Say hi']))).rejects.toBeInstanceOf(EmptyError)
+  })
+})
+
+describe('mapConcurrent at the end of its source', () => {
+  it('waits for the calls still in flight without spinning: the work done does not depend on how long they take', async () => {
+    // Each step of the iteration makes a few promises; a loop that retried filling places the ended source
+    // cannot fill would make them by the thousand, until the stack ran out.
+    const promisesMade = async (delayMs: number) => {
+      let made = 0
+      const stopCounting = promiseHooks.onInit(() => made++)
+      try {
+        expect(await collect(mapConcurrent((s: string) => timer(delayMs).pipe(map(() => s.toUpperCase())), { concurrency: 2 })(['a', 'b', 'c']))).toEqual(['A', 'B', 'C'])
+      } finally {
+        stopCounting()
+      }
+      return made
+    }
+    const quick = await promisesMade(0)
+    expect(quick).toBeLessThan(200)
+    expect(await promisesMade(20)).toBeLessThan(200)
   })
 })
 
