@@ -3,7 +3,7 @@ import type * as v from 'valibot'
 import { asGatewayError } from './errors/GatewayError.js'
 import { InvalidRequestError } from './errors/InvalidRequestError.js'
 import { redactError } from './errors/redact.js'
-import { DEFAULTS, type PollDelayOptions } from './policy/defaults.js'
+import { DEFAULTS, setFields, type PollDelayOptions } from './policy/defaults.js'
 import type { RetryPolicy } from './policy/rules.js'
 import { Budget } from './policy/budget.js'
 import { observedGate, type ClientHooks } from './hooks.js'
@@ -78,7 +78,7 @@ export function createClient(options: ClientOptions): Client {
   for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value
   if (secret) headers.authorization = `Bearer ${secret}`
   else delete headers.authorization
-  const retry: Client['retry'] = options.retry === false ? false : { ...DEFAULTS.retry, ...options.retry }
+  const retry: Client['retry'] = options.retry === false ? false : { ...DEFAULTS.retry, ...setFields(options.retry) }
   const scheduler = options.scheduler ?? asyncScheduler
   const adaptive = options.adaptToRateLimits !== false
   const budget =
@@ -110,9 +110,9 @@ export function createClient(options: ClientOptions): Client {
     idempotentCreate: options.idempotentCreate === true,
     pacedRateLimits: adaptive,
     responsesPath: options.responsesPath ?? DEFAULTS.responsesPath,
-    responsePoll: { ...DEFAULTS.responsePoll, ...options.responsePoll },
+    responsePoll: { ...DEFAULTS.responsePoll, ...setFields(options.responsePoll) },
     resumeAttempts: options.resumeAttempts ?? DEFAULTS.resumeAttempts,
-    taskPoll: options.taskPoll ?? {},
+    taskPoll: setFields(options.taskPoll),
     taskDeadlineMs: options.taskDeadlineMs ?? DEFAULTS.taskDeadlineMs,
     allowHosts: Object.freeze([...(options.allowHosts ?? [])]),
     allowPrivateNetwork: options.allowPrivateNetwork === true,

@@ -11,7 +11,7 @@ import { InvalidRequestError } from './errors/InvalidRequestError.js'
 import { TaskCreationUnknownError } from './errors/TaskCreationUnknownError.js'
 import { isValidationError } from './errors/ValidationError.js'
 import { followTask, startFollow, type PollTaskOptions, type TaskEvent, type TaskReader } from './operators/pollTask.js'
-import { DEFAULTS, type PollDelayOptions } from './policy/defaults.js'
+import { DEFAULTS, setFields, type PollDelayOptions } from './policy/defaults.js'
 import { creationKey } from './policy/idempotency.js'
 import { request$, type RetryRule } from './policy/request$.js'
 import { certainlyNotCreated } from './policy/retryable.js'
@@ -340,7 +340,7 @@ function pollOptions(client: Client, endpoint: TaskEndpoint, options: TaskOption
   if (cached) return cached
   const made: PollTaskOptions = {
     endpoint,
-    poll: { ...DEFAULTS.taskPoll[endpoint.kind], ...endpoint.poll, ...client.taskPoll, ...options.poll },
+    poll: { ...DEFAULTS.taskPoll[endpoint.kind], ...setFields(endpoint.poll), ...setFields(client.taskPoll), ...setFields(options.poll) },
     deadlineMs: options.deadlineMs ?? client.taskDeadlineMs,
     immediate,
     scheduler: client.scheduler,

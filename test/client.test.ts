@@ -146,8 +146,11 @@ describe('createClient: options', () => {
     expect(client.secret).toBe(KEY)
   })
 
-  it('lowercases extra headers and never lets them replace Authorization; trims the key and the trailing slash', () => {
-    const client = createClient({ baseUrl: 'https://gateway.test/api//', apiKey: `  ${KEY}\n`, headers: { 'X-Trace-Id': 'abc', Authorization: 'Bearer someone-else' } })
+  it('lowercases extra headers and refuses an Authorization among them (it is sent from apiKey); trims the key and the trailing slash', () => {
+    expect(refusal({ baseUrl: 'https://gateway.test', apiKey: KEY, headers: { 'X-Trace-Id': 'abc', Authorization: 'Bearer someone-else' } }).issues).toEqual([
+      { path: 'headers.Authorization', message: 'cannot be an extra header: the client sends Authorization from apiKey' },
+    ])
+    const client = createClient({ baseUrl: 'https://gateway.test/api//', apiKey: `  ${KEY}\n`, headers: { 'X-Trace-Id': 'abc' } })
     expect(client.headers).toEqual({ 'x-trace-id': 'abc', authorization: `Bearer ${KEY}` })
     expect(client.baseUrl).toBe('https://gateway.test/api')
   })
@@ -317,5 +320,14 @@ describe('guard$: the boundary every public Observable leaves through', () => {
       expectNoKeyFragment(error)
       expect(() => renderings(error)).not.toThrow()
     }
+  })
+})
+
+describe('createClient: fields given as undefined keep their defaults', () => {
+  it('retry and responsePoll fields set to undefined are the defaults, not undefined (no retries, a NaN poll delay)', () => {
+    const client = createClient({ ...BASE, retry: { count: undefined, baseDelayMs: 100 }, responsePoll: { factor: undefined, initialDelayMs: 50 }, taskPoll: { jitter: undefined } })
+    expect(client.retry).toEqual({ ...DEFAULTS.retry, baseDelayMs: 100 })
+    expect(client.responsePoll).toEqual({ ...DEFAULTS.responsePoll, initialDelayMs: 50 })
+    expect(client.taskPoll).toEqual({})
   })
 })

@@ -71,6 +71,16 @@ describe('textToVideo$: creating and following', () => {
     expect(at).toEqual([3_000, 8_000, 13_000]) // 3 s, then ×2 capped at 5 s
   })
 
+  it('keeps the default of a poll field given as undefined, by the client or the call (no NaN delay that would poll at once)', async () => {
+    const { gw, clock, o } = run(t2v(undefined, { poll: { factor: undefined, jitter: 0 } }), gateway(), { taskPoll: { initialDelayMs: 3_000, maxDelayMs: undefined } })
+    const at: number[] = []
+    await clock.runUntil(() => {
+      if (gw.requests.length > at.length + 1) at.push(clock.now())
+      return o.completed
+    })
+    expect(at).toEqual([3_000, 7_500, 14_250]) // 3 s, then ×1.5 (the default factor) up to the default 20 s
+  })
+
   it('sends the caller’s own Idempotency-Key and reports it in the created event', async () => {
     const { gw, o } = run(t2v(undefined, { idempotencyKey: 'order-42' }), gateway())
     const { values } = await o.done

@@ -1,6 +1,7 @@
 import { inject, makeEnvironmentProviders, type EnvironmentProviders } from '@angular/core'
-import { createGateway, type Gateway, type GatewayOptions } from '../gateway.js'
-import { appClientOptions, CLIENT, GATEWAY, type GatewayFeature } from './tokens.js'
+import { gatewayOf, type Gateway, type GatewayOptions } from '../gateway.js'
+import { provideClient } from './provideClient.js'
+import { CLIENT, GATEWAY, type GatewayFeature } from './tokens.js'
 
 export { CLIENT, GATEWAY, type GatewayFeature } from './tokens.js'
 
@@ -32,12 +33,10 @@ export { CLIENT, GATEWAY, type GatewayFeature } from './tokens.js'
  */
 export function provideGateway(options: GatewayOptions | (() => GatewayOptions), ...features: GatewayFeature[]): EnvironmentProviders {
   return makeEnvironmentProviders([
-    {
-      provide: GATEWAY,
-      useFactory: (): Gateway => createGateway(appClientOptions(options, features)),
-    },
-    // The gateway's own client, for the standalone functions: one client, one set of per-client state.
-    { provide: CLIENT, useFactory: () => inject(GATEWAY).client },
+    provideClient(options, ...features),
+    // The gateway over the provided client: one client (one budget, one set of per-client state),
+    // whichever of provideClient and provideGateway an app lists, in whatever order.
+    { provide: GATEWAY, useFactory: (): Gateway => gatewayOf(inject(CLIENT)) },
   ])
 }
 

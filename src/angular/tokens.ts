@@ -2,7 +2,7 @@ import { inject, InjectionToken, PLATFORM_ID } from '@angular/core'
 import type { Client, ClientOptions } from '../client.js'
 import type { Gateway } from '../gateway.js'
 import type { Transport } from '../transport/types.js'
-import { serverRendering } from './serverGateway.js'
+import { serverRendering } from './serverRendering.js'
 
 /** An option of {@link provideGateway}, such as {@link withHttpClient}. */
 export interface GatewayFeature {

@@ -5,7 +5,7 @@ import { tagTask } from '../errors/GatewayError.js'
 import { TaskFailedError } from '../errors/TaskFailedError.js'
 import { TaskTimeoutError } from '../errors/TaskTimeoutError.js'
 import { ValidationError } from '../errors/ValidationError.js'
-import { DEFAULTS, type RetryOptions } from '../policy/defaults.js'
+import { DEFAULTS, setFields, type RetryOptions } from '../policy/defaults.js'
 import { pollDelay, retryWait } from '../policy/delays.js'
 import { loop$, runLoop, type LoopPlan, type Sink } from '../policy/loop.js'
 import { isTransient } from '../policy/retryable.js'
@@ -136,7 +136,7 @@ class Follow implements LoopPlan<TaskReply, TaskEvent> {
     this.random = random
     this.deadlineMs = deadlineMs
     this.deadlineAt = scheduler.now() + deadlineMs
-    this.retries = { ...DEFAULTS.retry, count: DEFAULTS.pollFailures, ...options.retry }
+    this.retries = { ...DEFAULTS.retry, count: DEFAULTS.pollFailures, ...setFields(options.retry) }
     this.firstDelay = options.immediate ? 0 : Math.min(pollDelay(1, options.poll, random), deadlineMs)
   }
 

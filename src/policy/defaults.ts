@@ -103,3 +103,21 @@ export const DEFAULTS = {
   /** Following a task ends with `TaskTimeoutError` after 15 minutes (renders take up to 10). */
   taskDeadlineMs: 15 * 60_000,
 } as const
+
+/**
+ * The fields of `options` that are set, to spread over defaults: a field
+ * given as `undefined` keeps its default, as leaving it out does (spread
+ * as it is, it would replace the default with `undefined`: no retries, or a
+ * poll delay of `NaN`, which is no wait at all).
+ *
+ * @example
+ * ```ts
+ * ({ ...DEFAULTS.retry, ...setFields({ count: undefined, baseDelayMs: 100 }) }).count
+ * // Output: 2
+ * ```
+ */
+export function setFields<T extends object>(options: T | undefined): Partial<T> {
+  const set: Partial<T> = {}
+  if (options) for (const key of Object.keys(options) as (keyof T)[]) if (options[key] !== undefined) set[key] = options[key]
+  return set
+}

@@ -23,9 +23,11 @@ const hostList = v.pipe(
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return
     const input = dataset.value as unknown[]
-    input.forEach((value, key) => {
+    // A loop, not forEach: a hole is an entry too (undefined), and is refused.
+    for (let key = 0; key < input.length; key++) {
+      const value = input[key]
       if (!isHostEntry(value)) addIssue({ message: notHostEntry(value), path: [{ type: 'array', origin: 'value', input, key, value }] })
-    })
+    }
   }),
 )
 
@@ -36,7 +38,10 @@ const CLIENT_OPTIONS = {
    * `/api/rxgate`: the app's server (see `rxgate/server`) forwards the calls
    * with the key it holds.
    */
-  baseUrl: v.custom<string>((value) => typeof value === 'string' && value !== '', 'is required'),
+  baseUrl: v.custom<string>(
+    (value) => typeof value === 'string' && value !== '',
+    (issue) => (issue.input === undefined || issue.input === '' ? 'is required' : `must be a string (got ${typeName(issue.input)})`),
+  ),
   /**
    * Sent as `Authorization: Bearer <apiKey>` on every call. Required for a
    * gateway on another origin; not needed behind the app's own server.
@@ -86,7 +91,19 @@ const CLIENT_OPTIONS = {
    */
   idempotentCreate: v.optional(flag),
   /** Extra headers for every call (they cannot replace `Authorization`). */
-  headers: v.optional(HeadersSchema),
+  headers: v.optional(
+    v.pipe(
+      HeadersSchema,
+      v.rawCheck(({ dataset, addIssue }) => {
+        if (!dataset.typed) return
+        const input = dataset.value
+        for (const key of Object.keys(input)) {
+          // Sent from apiKey alone: a second one would be dropped or contradict it, never what was meant.
+          if (key.toLowerCase() === 'authorization') addIssue({ message: 'cannot be an extra header: the client sends Authorization from apiKey', path: [{ type: 'object', origin: 'value', input, key, value: input[key] }] })
+        }
+      }),
+    ),
+  ),
   /** Path of response creation; retrieval is at `{responsesPath}/{id}`. @defaultValue `'/vendors/vendor-a/v1/responses'` ({@link DEFAULTS | DEFAULTS.responsesPath}) */
   responsesPath: v.optional(v.pipe(text, v.regex(/^\/[^?#\s]*$/, 'must be a path starting with / (no query, no spaces)'))),
   /**
@@ -207,8 +224,13 @@ function rank(issue: RequestIssue): number {
 export function clientOptionIssues(options: unknown, origin: string | undefined): RequestIssue[] {
   const given = options ?? {}
   const result = v.safeParse(ClientOptionsSchema, given)
-  const issues = [...(result.success ? [] : toIssues(result.issues, true)), ...(isPlainObject(given) ? addressIssues(given, origin) : [])]
+  const issues = [...(result.success ? [] : toIssues(result.issues, true)), ...(isPlainObject(given) ? [...addressIssues(given, origin), ...reservedNames(given)] : [])]
   return issues.sort((a, b) => rank(a) - rank(b))
+}
+
+/** Names valibot's object schemas pass over (they could pollute a prototype): never options, so refused as any unknown name is. */
+function reservedNames(given: object): RequestIssue[] {
+  return ['__proto__', 'constructor', 'prototype'].filter((name) => Object.hasOwn(given, name)).map((path) => ({ path, message: 'is not an option of createClient' }))
 }
 
 /**

@@ -83,7 +83,13 @@ function headerIssue(name: string, value: unknown, seen: ReadonlySet<string>): s
 
 /** Extra headers (the client's, the relay's): names HTTP allows and the connection does not set, string values on one line, each name once; one issue per broken header, in the order given. */
 export const HeadersSchema = v.pipe(
-  v.custom<Readonly<Record<string, string>>>(isPlainObject, 'must be an object of header names and string values'),
+  v.custom<Readonly<Record<string, string>>>(
+    (value) => isPlainObject(value) && [Object.prototype, null].includes(Object.getPrototypeOf(value)),
+    (issue) =>
+      isPlainObject(issue.input)
+        ? 'must be a plain object of header names and string values (a Headers or Map object would send none of them)'
+        : 'must be an object of header names and string values',
+  ),
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return
     const input = dataset.value

@@ -3,6 +3,7 @@ import { lastValueFrom, map, toArray } from 'rxjs'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { injectClient } from '../../src/angular/injectClient.js'
 import { provideClient } from '../../src/angular/provideClient.js'
+import { injectGateway, provideGateway } from '../../src/angular/provideGateway.js'
 import { CLIENT, GATEWAY } from '../../src/angular/tokens.js'
 import { responses$ } from '../../src/index.js'
 import { appInjector, recordingFeature } from './helpers.js'
@@ -40,6 +41,18 @@ describe('provideClient', () => {
     const refused: unknown[] = []
     responses$(client, { model: '', input: 'hi' }).subscribe({ error: (e: { name: string }) => refused.push(e.name) })
     expect(refused).toEqual(['InvalidRequestError'])
+  })
+
+  it('with provideGateway too, in either order, the gateway is over the one client injectClient() gives', () => {
+    vi.stubGlobal('document', {})
+    vi.stubGlobal('location', { origin: 'http://app.example' })
+    const a = provideClient({ baseUrl: '/api/a' })
+    const b = provideGateway({ baseUrl: '/api/b' })
+    for (const providers of [[a, b], [b, a]]) {
+      const injector = appInjector('browser', ...providers)
+      const client = runInInjectionContext(injector, injectClient)
+      expect(runInInjectionContext(injector, injectGateway).client).toBe(client)
+    }
   })
 
   it('refuses bad options when the client is first injected, naming the option', () => {

@@ -81,6 +81,11 @@ describe('ClientOptionsSchema: types', () => {
     ])
     expect(clientOptionIssues('https://gateway.test', undefined)).toEqual(only('', 'must be an object (got string)'))
   })
+
+  it('tells a baseUrl of the wrong type from a missing one', () => {
+    expect(issuesOf({ baseUrl: 1 })).toEqual(only('baseUrl', 'must be a string (got number)'))
+    expect(issuesOf({ baseUrl: undefined })).toEqual(only('baseUrl', 'is required'))
+  })
 })
 
 describe('ClientOptionsSchema: names', () => {
@@ -89,6 +94,15 @@ describe('ClientOptionsSchema: names', () => {
       { path: 'timeoutMs', message: `must be an integer of milliseconds from 1 to ${MAX_TIMER} (got 0)` },
       { path: 'timeout', message: 'is not an option of createClient' },
       { path: 'retries', message: 'is not an option of createClient' },
+    ])
+  })
+
+  it('refuses the names an object schema passes over (__proto__, constructor, prototype), as any unknown name', () => {
+    const options = JSON.parse('{"__proto__": {"timeoutMs": 1}, "constructor": 1, "prototype": 2}') as Record<string, unknown>
+    expect(issuesOf(options)).toEqual([
+      { path: '__proto__', message: 'is not an option of createClient' },
+      { path: 'constructor', message: 'is not an option of createClient' },
+      { path: 'prototype', message: 'is not an option of createClient' },
     ])
   })
 
@@ -123,6 +137,17 @@ describe('ClientOptionsSchema: headers and allowHosts', () => {
       { path: 'allowHosts[4]', message: entry('3') },
     ])
     expect(issuesOf({ allowHosts: 'localhost' })).toEqual(only('allowHosts', 'must be an array of hostnames, host:port or origins (got a string)'))
+  })
+
+  it('refuses a hole in allowHosts as the undefined entry it is', () => {
+    expect(issuesOf({ allowHosts: [, 'files.internal'] })).toEqual(only('allowHosts[0]', 'must be a hostname, a host:port or an origin such as http://127.0.0.1:8080, without whitespace (got undefined)'))
+  })
+
+  it('takes headers as a plain object only: a Headers or Map object would send none of its entries', () => {
+    const message = 'must be a plain object of header names and string values (a Headers or Map object would send none of them)'
+    expect(issuesOf({ headers: new Headers({ 'x-a': '1' }) })).toEqual(only('headers', message))
+    expect(issuesOf({ headers: new Map([['x-a', '1']]) })).toEqual(only('headers', message))
+    expect(issuesOf({ headers: Object.assign(Object.create(null) as object, { 'x-a': '1' }) })).toEqual([])
   })
 })
 

@@ -1,6 +1,5 @@
 import { Subscription, type SchedulerLike } from 'rxjs'
 import type { ClientOptions } from '../client.js'
-import { createGateway, type Gateway, type GatewayOptions } from '../gateway.js'
 import type { Transport } from '../transport/types.js'
 
 /**
@@ -34,12 +33,9 @@ export function serverRendering(options: ClientOptions): ClientOptions {
     apiKey: 'nothing-is-sent-during-server-rendering',
     // Not a key; allowed even where a server-side DOM defines `document`.
     dangerouslyAllowBrowser: true,
+    // An exchange of the app's own would be used before the transport: none, so nothing can leave.
+    exchange: undefined,
     transport: waitForever,
     scheduler: neverScheduler,
   }
-}
-
-/** The gateway of a server-side render (see {@link serverRendering}). */
-export function serverGateway(options: GatewayOptions): Gateway {
-  return createGateway(serverRendering(options))
 }
