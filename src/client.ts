@@ -11,7 +11,7 @@ import type { Telemetry } from './telemetry.js'
 import { defaultTransport } from './transport/defaultTransport.js'
 import { fetchTransport } from './transport/fetchTransport.js'
 import type { Connection } from './transport/types.js'
-import { clientOptionIssues, type ClientOptionsSchema } from './validation/clientOptions.js'
+import { clientOptionIssues, type ClientOptionsSchema } from './clientOptions.js'
 
 /**
  * Options of {@link createClient} (and `createGateway`): the input type of the

@@ -1,7 +1,7 @@
-import { MAX_TIMER_MS } from '../validation/options.js'
 import { DEFAULTS, type PollDelayOptions, type RetryOptions } from './defaults.js'
 
-export { MAX_TIMER_MS }
+/** The longest delay a timer can hold (2^31-1 ms, about 24.8 days); a longer one would fire after 1 ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1
 
 /**
  * The delay before retry number `attempt` (1-based): exponential growth with

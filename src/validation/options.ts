@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import type { PollTiming } from '../contract/endpoint.js'
 import { InvalidRequestError } from '../errors/InvalidRequestError.js'
 import type { RetryOptions } from '../policy/defaults.js'
+import { MAX_TIMER_MS } from '../policy/delays.js'
 import { toIssues } from './check.js'
 import { isPlainObject, knownFields, typed } from './fields.js'
 
@@ -11,8 +12,6 @@ import { isPlainObject, knownFields, typed } from './fields.js'
 // number is shown whatever its type, so a "250" read from the environment
 // is seen as the string it is.
 
-/** The longest delay a timer can hold (2^31-1 ms, about 24.8 days); a longer one would fire after 1 ms. */
-export const MAX_TIMER_MS = 2 ** 31 - 1
 
 const show = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : String(value))
 

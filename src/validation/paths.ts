@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '../errors/InvalidRequestError.js'
-import { MAX_TIMER_MS } from './options.js'
+import { MAX_TIMER_MS } from '../policy/delays.js'
 
 /**
  * Checks an id that will become a path segment: non-empty, at most 256

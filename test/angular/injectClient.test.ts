@@ -25,19 +25,6 @@ describe('injectClient', () => {
     expect(feature.calls.map((c) => `${c.method} ${c.url}`)).toEqual(['POST /api/rxgate/vendors/vendor-a/v1/responses'])
   })
 
-  it('sends nothing and starts no timer during server-side rendering', async () => {
-    vi.useFakeTimers()
-    const feature = recordingFeature()
-    const client = runInInjectionContext(appInjector('server', provideGateway({ baseUrl: '/api/rxgate' }, feature)), injectClient)
-    const seen: unknown[] = []
-    const subscription = responses$(client, { model: 'm', input: 'hi', stream: true }).subscribe({ next: (v) => seen.push(v), error: (e) => seen.push(e), complete: () => seen.push('complete') })
-    await vi.advanceTimersByTimeAsync(3_600_000)
-    expect(seen).toEqual([])
-    expect(vi.getTimerCount()).toBe(0)
-    expect(feature.calls).toEqual([])
-    subscription.unsubscribe()
-  })
-
   it('is the client of a gateway a test provides under GATEWAY alone', () => {
     const gateway = createGateway({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k' })
     expect(runInInjectionContext(appInjector('browser', { provide: GATEWAY, useValue: gateway }), injectClient)).toBe(gateway.client)

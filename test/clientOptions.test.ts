@@ -1,8 +1,8 @@
 import { asyncScheduler } from 'rxjs'
 import { describe, expect, expectTypeOf, it } from 'vitest'
-import type { ClientOptions } from '../../src/client.js'
-import type { RetryOptions } from '../../src/policy/defaults.js'
-import { clientOptionIssues } from '../../src/validation/clientOptions.js'
+import type { ClientOptions } from '../src/client.js'
+import type { RetryOptions } from '../src/policy/defaults.js'
+import { clientOptionIssues } from '../src/clientOptions.js'
 
 const BASE = { baseUrl: 'https://gateway.test', apiKey: 'k' }
 const MAX_TIMER = 2 ** 31 - 1

@@ -1,13 +1,13 @@
 import type { SchedulerLike } from 'rxjs'
 import * as v from 'valibot'
-import type { RequestIssue } from '../errors/InvalidRequestError.js'
-import type { ClientHooks } from '../hooks.js'
-import type { Telemetry } from '../telemetry.js'
-import { isHostEntry, notHostEntry, notHostList } from '../transport/allowHosts.js'
-import type { Exchange, Transport } from '../transport/types.js'
-import { toIssues } from './check.js'
-import { isPlainObject, knownFields, typed, typeName, type OptionsOf } from './fields.js'
-import { flag, HeadersSchema, integerFromTo, milliseconds, numberFromTo, PollSchema, RetrySchema } from './options.js'
+import type { RequestIssue } from './errors/InvalidRequestError.js'
+import type { ClientHooks } from './hooks.js'
+import type { Telemetry } from './telemetry.js'
+import { isHostEntry, notHostEntry, notHostList } from './transport/allowHosts.js'
+import type { Exchange, Transport } from './transport/types.js'
+import { toIssues } from './validation/check.js'
+import { isPlainObject, knownFields, typed, typeName, type OptionsOf } from './validation/fields.js'
+import { flag, HeadersSchema, integerFromTo, milliseconds, numberFromTo, PollSchema, RetrySchema } from './validation/options.js'
 
 // The options of `createClient`, declared once: `ClientOptions` is this
 // schema's input type, each field's TSDoc is written on its entry, and
