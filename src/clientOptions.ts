@@ -90,13 +90,14 @@ const CLIENT_OPTIONS = {
    * @defaultValue `false`
    */
   idempotentCreate: v.optional(flag),
-  /** Extra headers for every call (they cannot replace `Authorization`). */
+  /** Extra headers for every call, as a plain object; `Authorization` is not one of them (it is sent from `apiKey`). */
   headers: v.optional(
     v.pipe(
       HeadersSchema,
+      // Read whatever else is wrong with the headers, so every issue is reported at once.
       v.rawCheck(({ dataset, addIssue }) => {
-        if (!dataset.typed) return
-        const input = dataset.value
+        if (!isPlainObject(dataset.value)) return
+        const input = dataset.value as Readonly<Record<string, string>>
         for (const key of Object.keys(input)) {
           // Sent from apiKey alone: a second one would be dropped or contradict it, never what was meant.
           if (key.toLowerCase() === 'authorization') addIssue({ message: 'cannot be an extra header: the client sends Authorization from apiKey', path: [{ type: 'object', origin: 'value', input, key, value: input[key] }] })

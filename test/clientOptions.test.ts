@@ -139,6 +139,24 @@ describe('ClientOptionsSchema: headers and allowHosts', () => {
     expect(issuesOf({ allowHosts: 'localhost' })).toEqual(only('allowHosts', 'must be an array of hostnames, host:port or origins (got a string)'))
   })
 
+  it('reads the entries of allowHosts only when it is an array (a string is not read letter by letter)', () => {
+    expect(issuesOf({ allowHosts: 'a b' })).toEqual(only('allowHosts', 'must be an array of hostnames, host:port or origins (got a string)'))
+  })
+
+  it('refuses an Authorization header beside the other broken headers, all at once', () => {
+    expect(issuesOf({ headers: { 'X C': 'd', authorization: 'Bearer x' } })).toEqual([
+      { path: 'headers.X C', message: 'is not a valid header name' },
+      { path: 'headers.authorization', message: 'cannot be an extra header: the client sends Authorization from apiKey' },
+    ])
+  })
+
+  it('takes as scheduler only an object with now() and schedule()', () => {
+    const message = 'must be an RxJS scheduler, with now() and schedule() (got object)'
+    expect(issuesOf({ scheduler: { now: () => 0 } })).toEqual(only('scheduler', message))
+    expect(issuesOf({ scheduler: { schedule: () => undefined } })).toEqual(only('scheduler', message))
+    expect(issuesOf({ scheduler: Object.assign(() => 0, { now: () => 0, schedule: () => undefined }) })).toEqual(only('scheduler', 'must be an RxJS scheduler, with now() and schedule() (got function)'))
+  })
+
   it('refuses a hole in allowHosts as the undefined entry it is', () => {
     expect(issuesOf({ allowHosts: [, 'files.internal'] })).toEqual(only('allowHosts[0]', 'must be a hostname, a host:port or an origin such as http://127.0.0.1:8080, without whitespace (got undefined)'))
   })
@@ -166,6 +184,8 @@ describe('clientOptionIssues: options read together', () => {
     expect(clientOptionIssues({ baseUrl: '/api/rxgate' }, 'https://app.test')).toEqual([])
     expect(clientOptionIssues({ baseUrl: '/api/rxgate', apiKey: 'k' }, 'https://app.test')).toEqual([{ path: 'apiKey', message: expect.stringMatching(/^is refused in browser code/) }])
     expect(clientOptionIssues({ baseUrl: '/api/rxgate', apiKey: 'k', dangerouslyAllowBrowser: true }, 'https://app.test')).toEqual([])
+    // A blank key is no key to leak: it is refused as empty, not as a key in the page.
+    expect(clientOptionIssues({ baseUrl: '/api/rxgate', apiKey: ' ' }, 'https://app.test')).toEqual([{ path: 'apiKey', message: 'must not be empty' }])
   })
 })
 
