@@ -105,7 +105,7 @@ export function responses$<S extends boolean | null | undefined = undefined>(
         ? background$(client, spec, key, trace)
         : single$(client, spec, key)
     const call$ = withDeadline(created$, client, deadlineMs, client.responsesPath)
-    return trace ? traced$(trace, call$, client.secret, seeResponse) : call$
+    return traced$(trace, call$, client.secret, seeResponse)
   }) as Observable<ResponseOutput<S>>
 }
 
@@ -135,7 +135,7 @@ export function retrieveResponse$<S extends boolean | undefined = undefined>(
       ? stream$(client, replaySpec(client, id, after, trace), { resumable: true, started: true, id, last: after, trace })
       : request$(client, readSpec(client, id, trace), toFinished, readRule(client))
     const call$ = withDeadline(read$, client, deadlineMs, `${client.responsesPath}/{id}`)
-    return trace ? traced$(trace, call$, client.secret, seeResponse) : call$
+    return traced$(trace, call$, client.secret, seeResponse)
   }) as Observable<RetrieveOutput<S>>
 }
 
@@ -155,7 +155,7 @@ export function cancelResponse$(client: Client, id: string): Observable<Response
     const trace = client.telemetry && operationOf(client, { operation: 'cancel_response', model: undefined, path, id })
     // Cancelling twice changes nothing, so it is retried like a read.
     const cancel$ = request$(client, withTrace({ method: 'POST', path } as const, trace), toResponse, readRule(client))
-    return trace ? traced$(trace, cancel$, client.secret, seeResponse) : cancel$
+    return traced$(trace, cancel$, client.secret, seeResponse)
   })
 }
 

@@ -97,7 +97,7 @@ export function textToVideo$(client: Client, body: TextToVideoRequest, options: 
     const created$ = create$(client, endpoints.t2vSpark, text, options, trace)
     // The file is read before anything reaches the gateway: audio that breaks a rule creates no (paid) task.
     const call$ = probe ? checkAudio$(body.audio_url!, probe).pipe(switchMap(() => created$)) : created$
-    return trace ? traced$(trace, call$, client.secret, seeTask) : call$
+    return traced$(trace, call$, client.secret, seeTask)
   })
 }
 
@@ -151,7 +151,7 @@ export function createTask$(client: Client, endpoint: TaskEndpoint, body: object
     checkTaskOptions(opts)
     const trace = taskTrace(client, endpoint, body)
     const created$ = create$(client, endpoint, text, opts, trace)
-    return trace ? traced$(trace, created$, client.secret, seeTask) : created$
+    return traced$(trace, created$, client.secret, seeTask)
   })
 }
 

@@ -87,8 +87,11 @@ export function withTrace<S extends object>(spec: S, trace: OperationTrace | und
 /**
  * `source` with its end told to `trace`: completion, error (masked of the
  * key), or the subscriber leaving first. `see` is shown each value on its way.
+ * Without a trace, `source` itself.
  */
-export function traced$<T>(trace: OperationTrace, source: Observable<T>, secret: string | undefined, see?: (trace: OperationTrace, value: T) => void): Observable<T> {
+export function traced$<T>(trace: OperationTrace | undefined, source: Observable<T>, secret: string | undefined, see?: (trace: OperationTrace, value: T) => void): Observable<T> {
+  // Untraced (no telemetry on the client): the call itself, with nothing around it.
+  if (!trace) return source
   return new Observable<T>((subscriber) => {
     let ended = false
     const end = (outcome: OperationOutcome, error?: unknown): void => {

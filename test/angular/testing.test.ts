@@ -5,16 +5,34 @@ import { Component, provideZonelessChangeDetection } from '@angular/core'
 import { toSignal } from '@angular/core/rxjs-interop'
 import { TestBed, type ComponentFixture } from '@angular/core/testing'
 import { BrowserTestingModule, platformBrowserTesting } from '@angular/platform-browser/testing'
-import { connect, last, map, merge, scan, switchMap, VirtualTimeScheduler } from 'rxjs'
+import { connect, last, map, merge, scan, switchMap, VirtualTimeScheduler, type Observable } from 'rxjs'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { injectClient } from '../../src/angular/injectClient.js'
 import { GATEWAY, injectGateway } from '../../src/angular/provideGateway.js'
 import { injectTestGateway, provideTestGateway } from '../../src/angular/testing/index.js'
-import { responses$, textDeltas, textToVideo$ } from '../../src/index.js'
+import { responses$, textDeltas, textToVideo$, type ResponseStreamEvent, type TaskEvent } from '../../src/index.js'
 
 // Components as users write them, without decorator syntax (the spec is not
 // compiled by Angular's compiler): a streamed text, then a video task made
 // from it. Each test drives time itself and reads the DOM at each step.
+
+const PROMPT = { model: 'gpt-4.1-mini', input: 'Write a video prompt about a lighthouse', stream: true } as const
+
+/** The page's view: the prompt as it streams ('writing'), then each status of the video made from it. */
+const studio$ = (events$: Observable<ResponseStreamEvent>, video$: (prompt: string) => Observable<TaskEvent>) =>
+  events$.pipe(
+    textDeltas(),
+    scan((text, delta) => text + delta, ''),
+    connect((text$) =>
+      merge(
+        text$.pipe(map((text) => ({ text, status: 'writing' }))),
+        text$.pipe(
+          last(),
+          switchMap((prompt) => video$(prompt).pipe(map((event) => ({ text: prompt, status: event.type })))),
+        ),
+      ),
+    ),
+  )
 
 /** Streams a video prompt, then renders the video from it: the facade (`injectGateway()`) and the async pipe. */
 const Studio = Component({
@@ -24,19 +42,7 @@ const Studio = Component({
 })(
   class {
     readonly #gateway = injectGateway()
-    readonly view$ = this.#gateway.responses$({ model: 'gpt-4.1-mini', input: 'Write a video prompt about a lighthouse', stream: true }).pipe(
-      textDeltas(),
-      scan((text, delta) => text + delta, ''),
-      connect((text$) =>
-        merge(
-          text$.pipe(map((text) => ({ text, status: 'writing' }))),
-          text$.pipe(
-            last(),
-            switchMap((prompt) => this.#gateway.textToVideo$({ prompt }).pipe(map((event) => ({ text: prompt, status: event.type })))),
-          ),
-        ),
-      ),
-    )
+    readonly view$ = studio$(this.#gateway.responses$(PROMPT), (prompt) => this.#gateway.textToVideo$({ prompt }))
   },
 )
 
@@ -47,19 +53,7 @@ const SignalStudio = Component({
 })(
   class {
     readonly #client = injectClient()
-    readonly #run$ = responses$(this.#client, { model: 'gpt-4.1-mini', input: 'Write a video prompt about a lighthouse', stream: true }).pipe(
-      textDeltas(),
-      scan((text, delta) => text + delta, ''),
-      connect((text$) =>
-        merge(
-          text$.pipe(map((text) => ({ text, status: 'writing' }))),
-          text$.pipe(
-            last(),
-            switchMap((prompt) => textToVideo$(this.#client, { prompt }).pipe(map((event) => ({ text: prompt, status: event.type })))),
-          ),
-        ),
-      ),
-    )
+    readonly #run$ = studio$(responses$(this.#client, PROMPT), (prompt) => textToVideo$(this.#client, { prompt }))
     readonly #view = toSignal(this.#run$, { initialValue: { text: '', status: 'idle' } })
     readonly text = () => this.#view().text
     readonly status = () => this.#view().status

@@ -1,20 +1,9 @@
-import { build } from 'esbuild'
 import { describe, expect, it } from 'vitest'
-
-const root = new URL('../..', import.meta.url).pathname
+import { browserBundle } from '../helpers/browserBundle.js'
 
 /** The files of src/audio whose code ends up in a browser bundle of an app that imports `names` (from the sources; `sideEffects: false` applies). */
 async function audioModulesOf(names: string): Promise<string[]> {
-  const result = await build({
-    stdin: { contents: `import { ${names} } from './src/index.ts'; console.log(${names})`, resolveDir: root, loader: 'ts' },
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'browser',
-    metafile: true,
-    logLevel: 'silent',
-    external: ['rxjs', 'undici', 'node:*'],
-  })
+  const result = await browserBundle(`import { ${names} } from './src/index.ts'; console.log(${names})`, { external: ['rxjs', 'undici', 'node:*'] })
   const [output] = Object.values(result.metafile.outputs)
   return Object.entries(output!.inputs)
     .filter(([file, input]) => file.includes('src/audio/') && input.bytesInOutput > 0)

@@ -1,38 +1,7 @@
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import { runInNewContext } from 'node:vm'
-import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild'
 import { describe, expect, it } from 'vitest'
-
-const root = new URL('../..', import.meta.url).pathname
-
-// The browser build swaps each `x.ts` for its twin `x.browser.ts` (tsup.config.ts);
-// Angular's test builder bundles that build, so the bundles here take the twins too.
-const browserTwins: Plugin = {
-  name: 'browser-twins',
-  setup(build) {
-    build.onResolve({ filter: /^\.\.?\/.*\.js$/ }, ({ path, resolveDir }) => {
-      const twin = join(resolveDir, path.replace(/\.js$/, '.browser.ts'))
-      return existsSync(twin) ? { path: twin } : undefined
-    })
-  },
-}
-
-/** Bundles `code` for the browser as Angular's builder would; a `node:` import anywhere it reaches fails the build. */
-async function browserBundle(code: string, options: BuildOptions = {}): Promise<{ text: string; metafile: Metafile }> {
-  const result = await build({
-    stdin: { contents: code, resolveDir: root, loader: 'ts' },
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'browser',
-    metafile: true,
-    logLevel: 'silent',
-    plugins: [browserTwins],
-    ...options,
-  })
-  return { text: result.outputFiles![0]!.text, metafile: result.metafile! }
-}
+import type { Metafile } from 'esbuild'
+import { browserBundle } from '../helpers/browserBundle.js'
 
 /** Every import of every module in the bundle that names a Node built-in. */
 const nodeImports = (metafile: Metafile) =>
