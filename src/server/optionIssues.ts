@@ -57,6 +57,9 @@ export function optionIssues(input: unknown): RequestIssue[] {
   if (typeof responsesPath !== 'string' || !/^(\/[\w.~-]+)+$/.test(responsesPath)) add('responsesPath', `must be a path such as ${DEFAULTS.responsesPath}`)
   if (!['undefined', 'boolean'].includes(typeof options.allowUnknownTextToVideoFields)) add('allowUnknownTextToVideoFields', 'must be true or false')
   issues.push(...issuesAt('headers', v.optional(HeadersSchema), options.headers))
+  if (isRecord(options.headers)) {
+    for (const name of Object.keys(options.headers)) if (name.toLowerCase() === 'authorization') add(`headers.${name}`, 'cannot be an extra header: the handler sends Authorization from apiKey')
+  }
   if (options.fetch === undefined ? typeof globalThis.fetch !== 'function' : typeof options.fetch !== 'function') {
     add('fetch', options.fetch === undefined ? 'is required where no global fetch exists' : `must be a function (got ${show(options.fetch)})`)
   }

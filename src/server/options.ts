@@ -96,7 +96,7 @@ export interface GatewayHandlerOptions {
   readonly responsesPath?: string
   /** Let fields the interface does not list through in text-to-video bodies, as the client's `allowUnknownFields`. @defaultValue `false` */
   readonly allowUnknownTextToVideoFields?: boolean
-  /** Extra headers sent upstream with every call (they cannot replace `Authorization`). Names and values are checked at start. */
+  /** Extra headers sent upstream with every call. Names and values are checked at start; an `Authorization` among them is refused (the handler sends it from `apiKey`). */
   readonly headers?: Readonly<Record<string, string>>
   /**
    * The `fetch` used to reach the gateway; when given, every call goes through it.
@@ -142,7 +142,7 @@ export function settingsOf(options: GatewayHandlerOptions): HandlerSettings {
   const issues = optionIssues(options)
   if (issues.length > 0) throw new InvalidRequestError(issues, 'gateway handler options')
   const headers: Record<string, string> = {}
-  for (const [name, value] of Object.entries(options.headers ?? {})) if (name.toLowerCase() !== 'authorization') headers[name.toLowerCase()] = value
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value
   return {
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     apiKey: options.apiKey.trim(),

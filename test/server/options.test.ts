@@ -110,10 +110,18 @@ describe('createGatewayHandler options', () => {
 
   it('sends extra headers lower-cased, so they cannot double the ones the handler sets', async () => {
     const gateway = fakeFetch()
-    const headers = { 'X-Team': 'web', Accept: 'text/html', 'Content-Type': 'text/plain', Authorization: 'Bearer not-this' }
+    const headers = { 'X-Team': 'web', Accept: 'text/html', 'Content-Type': 'text/plain' }
     const handler = createGatewayHandler({ ...GOOD, headers, fetch: gateway.fetch })
     await handler(callPost(RESPONSES, { model: 'm' }))
     expect(gateway.calls[0]!.headers).toEqual({ 'x-team': 'web', accept: 'application/json', 'content-type': 'application/json', authorization: `Bearer ${KEY}` })
+  })
+
+  it('refuses an Authorization among the extra headers, in any case, rather than dropping it unsaid', () => {
+    for (const name of ['Authorization', 'authorization', 'AUTHORIZATION']) {
+      expect(refusal({ ...GOOD, headers: { 'x-team': 'web', [name]: 'Bearer not-this' } })?.issues, name).toEqual([
+        { path: `headers.${name}`, message: 'cannot be an extra header: the handler sends Authorization from apiKey' },
+      ])
+    }
   })
 
   it('reports unexpected failures on the console by default', async () => {
