@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 // @ts-expect-error: the benchmarks are plain ES modules without types.
 import { renderTable, runAll } from '../bench/run.mjs'
@@ -85,4 +86,18 @@ describe('npm run bench, tiny', () => {
     expect(table).toHaveLength(rows.length + 2)
     expect(table[2]).toMatch(/^\| SSE throughput .*\| (yes|\*\*no\*\*) \|$/)
   }, 120_000)
+})
+
+// The parts' costs in docs/benchmarks.md come from emptying each part's modules; a part whose
+// module was renamed would be emptied of nothing and cost 0 without a word.
+describe('bench/bundleParts.mjs', () => {
+  it('names modules of the browser build, and each part costs the stream-only app something', async () => {
+    // @ts-expect-error: the benchmarks are plain ES modules without types.
+    const { bundleParts, OPTIONAL_PARTS, CORE_PARTS } = await import('../bench/bundleParts.mjs')
+    for (const module of Object.values({ ...OPTIONAL_PARTS, ...CORE_PARTS }).flat() as string[]) expect(existsSync(`dist/browser/${module}.js`), module).toBe(true)
+    const { whole, parts, everyOptionalPart } = (await bundleParts()) as { whole: number; parts: Record<string, number>; everyOptionalPart: number }
+    for (const [name, bytes] of Object.entries(parts)) expect(bytes, name).toBeGreaterThan(0)
+    expect(everyOptionalPart).toBeGreaterThan(0)
+    expect(everyOptionalPart).toBeLessThan(whole)
+  }, 60_000)
 })
