@@ -6,6 +6,9 @@ import base from './vitest.config.js'
 // browser run dist/ or child processes, so a mutant of src/ is invisible to them.
 export default mergeConfig(base, defineConfig({
   test: {
+    // Instrumented code runs slower: the tests that read many megabytes (a 16 MiB line, a large
+    // download) get more time here than in npm test.
+    testTimeout: 60_000,
     exclude: [
       'test/browser/**',
       'test/package/**',
