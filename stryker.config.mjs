@@ -21,6 +21,8 @@ export default {
   thresholds: { high: 90, low: 85, break: null },
   concurrency: 2,
   timeoutMS: 10000,
+  // The first run, with coverage per test, runs the whole suite instrumented: more than the default 5 minutes.
+  dryRunTimeoutMinutes: 20,
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
 }
