@@ -60,9 +60,10 @@ let checkedAgent: Agent | undefined
  * cloud metadata), unique-local, carrier-grade NAT, multicast, reserved
  * and other non-public addresses, written in the URL or resolved from its
  * host, at every hop of a redirect chain. Redirects are followed here (at
- * most 5, http/https only). A refusal rejects with `InvalidRequestError`
- * (one issue at `field`) before anything reaches that host, and reads the
- * same whether a port there is open or closed.
+ * most 5, http/https only). A URL with a user name or password is refused
+ * at any hop. A refusal rejects with `InvalidRequestError` (one issue at
+ * `field`) before anything reaches that host, and reads the same whether a
+ * port there is open or closed.
  *
  * Allowed without the address checks: hosts in `allowHosts`, and everything
  * with `allowPrivateNetwork: true` (the scheme is checked all the same).

@@ -80,6 +80,7 @@ export function hopByHop(options: PublicFetchOptions, send: SendHop, written: Wr
     for (let redirects = 0; ; redirects++) {
       // The scheme first, on every hop: an allowed host skips the address check, never this one.
       refuseScheme(hop.url, redirects > 0, options)
+      refuseCredentials(hop.url, redirects > 0, options)
       const open = isAllowedHost(hop.url, options)
       if (!open) refuseAddress(hop.url, redirects > 0, written, options)
       let res: Response
@@ -96,7 +97,7 @@ export function hopByHop(options: PublicFetchOptions, send: SendHop, written: Wr
       void res.body?.cancel().catch(() => {})
       if (mode === 'error') throw new TypeError(`fetch failed: redirected (HTTP ${res.status}) with redirect: 'error'`)
       if (redirects === MAX_REDIRECTS) throw refusal(options, `redirects more than ${MAX_REDIRECTS} times; rxgate follows at most ${MAX_REDIRECTS} redirects`)
-      hop = nextHop(hop, res.status, new URL(location, hop.url))
+      hop = nextHop(hop, res.status, locationOf(location, hop.url, res.status))
     }
   }
 }
@@ -105,6 +106,25 @@ export function hopByHop(options: PublicFetchOptions, send: SendHop, written: Wr
 function refuseScheme(url: URL, redirected: boolean, options: PublicFetchOptions): void {
   if (url.protocol === 'http:' || url.protocol === 'https:') return
   throw refusal(options, redirected ? `redirects to a ${url.protocol} URL; rxgate follows only http:// and https:// redirects` : 'must be an http:// or https:// URL')
+}
+
+/**
+ * Refuses a hop whose URL holds a user name or password, before anything is
+ * sent: fetch would throw an error that quotes the whole URL, query (a
+ * signature) and password included.
+ */
+function refuseCredentials(url: URL, redirected: boolean, options: PublicFetchOptions): void {
+  if (!url.username && !url.password) return
+  throw refusal(options, redirected ? 'redirects to a URL with a user name or password; rxgate does not follow such redirects' : 'must not hold a user name or password')
+}
+
+/** A redirect's target; a `Location` that is no URL fails as fetch does, without the parser's error, which quotes the signed URL it was read against. */
+function locationOf(location: string, base: URL, status: number): URL {
+  try {
+    return new URL(location, base)
+  } catch {
+    throw new TypeError(`fetch failed: redirected (HTTP ${status}) to a Location that is not a URL`)
+  }
 }
 
 /** Refuses a hop whose host is written as a private address (or named loopback), before anything is sent. */

@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
+import { inspect } from 'node:util'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { download$ } from '../../src/download/download$.js'
 import type { DownloadEvent, DownloadSaved } from '../../src/download/types.js'
@@ -13,7 +14,7 @@ import { isResultExpiredError } from '../../src/errors/ResultExpiredError.js'
 import { VirtualClock } from '../helpers/clock.js'
 import { collect, observe } from '../helpers/collect.js'
 import { fakeGateway } from '../helpers/fakeTransport.js'
-import { waitFor, within } from '../helpers/server.js'
+import { startServer, waitFor, within } from '../helpers/server.js'
 import { fileHost, type FileHost } from './fileHost.js'
 import { filesLeft } from '../helpers/dir.js'
 
@@ -114,6 +115,17 @@ describe('download$ to a file', () => {
     expect(JSON.stringify(error) + String((error as Error).message)).not.toContain('secret-signature')
     expect(host.requests).toHaveLength(1)
     expect(await readdir(dir)).toEqual([])
+  })
+
+  it('a redirect the host botches (a Location that is no URL, or one with a password) leaves no signature in the error, and no file', async () => {
+    for (const location of ['http://[::1?sig=t0k3n', 'http://u:pw@{host}/b?sig=t0k3n']) {
+      const server = await startServer((req, res) => res.writeHead(302, { location: location.replace('{host}', String(req.headers.host)) }).end())
+      const dir = await tempDir()
+      const { error } = await collect(download$(`${server.url}/v.mp4?sig=secret-signature`, join(dir, 'v.mp4'), { allowHosts: [server.url], retries: 0 }))
+      expect(isGatewayError(error)).toBe(true)
+      expect(inspect(error, { depth: 10, showHidden: true }) + JSON.stringify(error)).not.toMatch(/secret-signature|t0k3n|pw@/)
+      expect(await readdir(dir)).toEqual([])
+    }
   })
 
   it('a 410 is ResultExpiredError (requested: true)', async () => {

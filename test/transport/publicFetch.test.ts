@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import net from 'node:net'
 import type { AddressInfo } from 'node:net'
+import { inspect } from 'node:util'
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { InvalidRequestError } from '../../src/errors/InvalidRequestError.js'
 import { allowHostsIssue } from '../../src/transport/allowHosts.js'
@@ -193,6 +194,29 @@ describe('publicFetch: redirects, hop by hop', () => {
       ['https://cdn.example.com/next', 'POST', 'x', 'Bearer t', 'text/plain'],
       ['https://other.example.com/x', 'GET', null, null, null],
     ])
+  })
+
+  it('a Location that is not a URL fails as fetch does, and the error does not quote the signed URL', async () => {
+    const spy = spyFetch(() => redirect('http://[::1?X-Signature=t0k3n'))
+    const error = await publicFetch({ ...OPTIONS, fetch: spy.fetch })('https://cdn.example.com/a.wav?X-Signature=s3cr3t').then(
+      () => expect.fail('expected a failure'),
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(TypeError)
+    expect((error as Error).message).toBe('fetch failed: redirected (HTTP 302) to a Location that is not a URL')
+    expect(inspect(error, { depth: 10, showHidden: true }) + JSON.stringify(error)).not.toMatch(/s3cr3t|t0k3n/)
+  })
+
+  it('refuses a URL with a user name or password, at the first hop or a redirect, without quoting it', async () => {
+    const first = spyFetch()
+    const refused = await errorOf(publicFetch({ ...OPTIONS, fetch: first.fetch })('https://u:pw@cdn.example.com/a.wav?X-Signature=s3cr3t'))
+    expect(refused.issues).toEqual([{ path: 'audio_url', message: 'must not hold a user name or password' }])
+    expect(first.asked).toEqual([])
+    const hop = spyFetch(() => redirect('https://u:pw@cdn.example.com/b.wav?X-Signature=t0k3n'))
+    const error = await errorOf(publicFetch({ ...OPTIONS, fetch: hop.fetch })('https://cdn.example.com/a.wav'))
+    expect(error.issues[0]!.message).toBe('redirects to a URL with a user name or password; rxgate does not follow such redirects')
+    expect(hop.asked.map((a) => a.url)).toEqual(['https://cdn.example.com/a.wav'])
+    expect(inspect(error, { depth: 10 })).not.toMatch(/pw@|t0k3n/)
   })
 
   it("returns the 3xx as it is with redirect: 'manual'", async () => {
