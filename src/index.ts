@@ -40,6 +40,7 @@ export { partialOutput, type DeepPartial, type PartialOutput } from './operators
 export { toAsyncIterable, type AsyncIterableOptions, type ObservableIterator, type OverflowPolicy } from './pipeline/toAsyncIterable.js'
 export { mapConcurrent, type MapConcurrentOptions } from './pipeline/mapConcurrent.js'
 export { download$ } from './download/download$.js'
+export { DEFAULT_MAX_BYTES, DEFAULT_MAX_BLOB_BYTES } from './download/maxBytes.js'
 export { saveResults, type SaveResultsOptions, type SaveResultsEvent } from './download/saveResults.js'
 export type { DownloadEvent, DownloadProgress, DownloadSaved, DownloadOptions, DownloadTarget, BlobTarget, WritableLike } from './download/types.js'
 // The facade over the same functions.

@@ -5,6 +5,7 @@ import { ResultExpiredError } from '../errors/ResultExpiredError.js'
 import { millis } from '../validation/options.js'
 import { publicNetworkIssues } from '../transport/allowHosts.js'
 import { checksumSink } from './checksumSink.js'
+import { maxBytesOf } from './maxBytes.js'
 import { openSink } from './sink.js'
 import type { Sink } from './sinkTypes.js'
 import { Transfer } from './transfer.js'
@@ -33,9 +34,18 @@ import type { DownloadEvent, DownloadOptions, DownloadTarget } from './types.js'
  *   begins again from byte 0 (a `Writable` cannot: then it fails). Two
  *   versions of a file are never spliced. `retries` caps the requests after
  *   the first, in all: at most `retries + 1`; the first retry goes at once.
- * - A compressed reply (`Content-Encoding` other than `identity`) is saved
- *   decoded, of unknown size (its `Content-Length` counts compressed bytes),
- *   and a break begins it again from byte 0: it is never resumed.
+ * - It asks for the bytes as stored (`Accept-Encoding: identity`; a browser
+ *   drops that header and decodes itself). A compressed reply all the same
+ *   (`Content-Encoding` other than `identity`) is saved decoded, of unknown
+ *   size (its `Content-Length` counts compressed bytes), and a break begins
+ *   it again from byte 0: it is never resumed.
+ * - No file grows past `maxBytes` (default 4 GiB; 1 GiB for `{ blob: true }`,
+ *   held in memory), counted in bytes written, decoded, across resumed
+ *   ranges: an announced size above it is refused before the body is read,
+ *   and a body that grows past it (a decompression bomb, a reply of no
+ *   length) is cut at the limit. Either fails with `PayloadTooLargeError`
+ *   (`limit: 'maxBytes'`), no retry, and leaves no file, nor a partial one
+ *   (`keepPartial` included): a retry would meet the same limit.
  * - A body longer than its `Content-Length` or `Content-Range` fails the
  *   download: the file would not be the original.
  * - A file is written under a temporary name in the same folder and renamed
@@ -56,8 +66,9 @@ import type { DownloadEvent, DownloadOptions, DownloadTarget } from './types.js'
  * - Each chunk is written before the next is read, so a slow disk or stream
  *   slows the transfer (TCP backpressure) instead of filling memory; the
  *   time a chunk takes to write is not counted as silence.
- * - A `timeoutMs` that is not an integer from 1 to 2^31-1, or an `expiresAt`
- *   that cannot be read as a time, is refused with `InvalidRequestError`.
+ * - A `timeoutMs` that is not an integer from 1 to 2^31-1, a `maxBytes` that
+ *   is not a positive safe integer, or an `expiresAt` that cannot be read as
+ *   a time, is refused with `InvalidRequestError`.
  *
  * @example
  * ```ts
@@ -75,9 +86,10 @@ export function download$(url: string, target: DownloadTarget, options: Download
     let path: string
     try {
       path = checkedPath(url, options)
+      const maxBytes = maxBytesOf(options.maxBytes, target)
       const expiresAt = timeOf(options.expiresAt)
       if (expiresAt !== undefined && scheduler.now() >= expiresAt) throw new ResultExpiredError(path, new Date(expiresAt), false)
-      const transfer = new Transfer(url, path, sinkOf(url, path, target, options), options, scheduler, subscriber)
+      const transfer = new Transfer(url, path, sinkOf(url, path, target, options), { ...options, maxBytes }, scheduler, subscriber)
       void transfer.run()
       return () => transfer.stop()
     } catch (error) {

@@ -28,7 +28,8 @@ export interface Part {
 
 /**
  * Sends `GET url`, from byte `from` when it is above 0 (`Range: bytes=<from>-`),
- * with no header but those: result URLs are signed, and no client's
+ * asking for the bytes as stored (`Accept-Encoding: identity`), with no
+ * header but those: result URLs are signed, and no client's
  * `Authorization` may travel to the host that serves them. Resolves with a
  * 200 or a 206 whose `Content-Range` could be read (and agrees with its
  * `Content-Length`); `undefined` for a 416 (nothing at `from`) or an
@@ -41,7 +42,9 @@ export interface Part {
  */
 export async function openPart(transport: Transport, url: string, path: string, from: number, validator: string | undefined, signal: AbortSignalLike): Promise<Part | undefined> {
   const spec = { method: 'GET', path } as const
-  const headers: Record<string, string> = from > 0 ? { range: `bytes=${from}-`, ...(validator ? { 'if-range': validator } : {}) } : {}
+  // Identity: Content-Length and ranges then count the bytes saved, and no compressed reply can decode past what was
+  // announced. A browser forbids the header and drops it (it decodes itself): `maxBytes` counts decoded bytes all the same.
+  const headers: Record<string, string> = { 'accept-encoding': 'identity', ...(from > 0 ? { range: `bytes=${from}-`, ...(validator ? { 'if-range': validator } : {}) } : {}) }
   let res: TransportResponse
   try {
     res = await transport({ method: 'GET', url, headers, signal })

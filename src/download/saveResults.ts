@@ -2,6 +2,7 @@ import { concatMap, filter, from, map, mergeMap, pipe, throwError, type Operator
 import type { TaskEvent } from '../operators/pollTask.js'
 import { InvalidRequestError } from '../errors/InvalidRequestError.js'
 import { download$ } from './download$.js'
+import { maxBytesOf } from './maxBytes.js'
 import { resultFile } from './resultFile.js'
 import type { DownloadEvent, DownloadOptions } from './types.js'
 
@@ -35,7 +36,9 @@ export type SaveResultsEvent = DownloadEvent & {
  * digits, `_`, `-`), or a file that would land outside `dir`, fails with
  * `InvalidRequestError` before any request. Downloads take the options of
  * `download$`: a result host at a private address (a local simulator) needs
- * `allowHosts`. Unsubscribing aborts the downloads and leaves no partial file (with
+ * `allowHosts`; `maxBytes` bounds each file (default 4 GiB; a `maxBytes` that
+ * is not a positive safe integer is an `InvalidRequestError` at once), and a
+ * file past it fails with `PayloadTooLargeError`, leaving no file. Unsubscribing aborts the downloads and leaves no partial file (with
  * `keepPartial`, the part of each file is kept for a later call to resume).
  *
  * @example
@@ -57,6 +60,8 @@ export function saveResults(dir: string, options: SaveResultsOptions = {}): Oper
   if (download.sha256 !== undefined && typeof download.sha256 !== 'boolean') {
     throw new InvalidRequestError([{ path: 'sha256', message: 'must be true or false here: one expected digest cannot fit several files (check each with download$)' }], 'saveResults')
   }
+  // Checked here too, at once, as `concurrency` is: a bad bound fails the call, not each file later.
+  maxBytesOf(download.maxBytes, undefined, 'saveResults')
   const folder = dir.replace(/[\\/]+$/, '') || '.'
   return pipe(
     filter((event): event is Extract<TaskEvent, { type: 'completed' }> => event.type === 'completed'),

@@ -1,11 +1,13 @@
 import type { SchedulerLike, Subscriber, Subscription } from 'rxjs'
 import { ConnectionError } from '../errors/ConnectionError.js'
 import { asGatewayError, GatewayError } from '../errors/GatewayError.js'
+import { isPayloadTooLargeError } from '../errors/PayloadTooLargeError.js'
 import { TimeoutError } from '../errors/TimeoutError.js'
 import { AbortSwitch } from '../transport/abort.js'
 import { connectionError } from '../transport/exchange.js'
 import type { Transport } from '../transport/types.js'
 import { downloadTransport } from './downloadTransport.js'
+import { DEFAULT_MAX_BYTES, tooLarge } from './maxBytes.js'
 import { openPart, type Part } from './openPart.js'
 import { SilenceWatch } from './silence.js'
 import type { Sink } from './sinkTypes.js'
@@ -17,6 +19,8 @@ export class Transfer {
   private readonly transport: Transport
   private readonly retries: number
   private readonly timeoutMs: number
+  /** The whole file's bound (`maxBytes`, checked and defaulted by the caller). */
+  private readonly maxBytes: number
   private readonly spec: { readonly method: 'GET'; readonly path: string }
   private written = 0
   private total: number | undefined
@@ -44,6 +48,7 @@ export class Transfer {
     this.transport = downloadTransport(options)
     this.retries = options.retries ?? 3
     this.timeoutMs = options.timeoutMs ?? 60_000
+    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES
     this.silence = new SilenceWatch(scheduler, this.timeoutMs)
     this.spec = { method: 'GET', path }
   }
@@ -128,6 +133,11 @@ export class Transfer {
     this.silence.watch(abort)
     const from = this.ranges && this.validator !== undefined ? this.written : 0
     const part = await openPart(this.transport, this.url, this.path, from, this.validator, abort)
+    // An announced size past the bound is refused before a byte of the body is read.
+    if (part && Math.max(part.end ?? 0, part.total ?? 0) > this.maxBytes) {
+      abort.abort()
+      throw tooLarge(this.path, this.maxBytes)
+    }
     if (part && from > 0 && part.start === from) {
       const resized = this.total !== undefined && part.total !== undefined && part.total !== this.total
       if (part.version !== this.version || resized) {
@@ -183,6 +193,8 @@ export class Transfer {
       }
       if (step.done || this.stopped) return
       if (this.written + step.value.byteLength > limit) throw this.overrun(limit)
+      // Counted as written (decoded, the whole file): a compressed or unannounced body stops at the bound.
+      if (this.written + step.value.byteLength > this.maxBytes) throw tooLarge(this.path, this.maxBytes)
       // The time the target takes to write is not the server's silence.
       this.silence.busy()
       await this.sink.write(step.value)
@@ -207,7 +219,8 @@ export class Transfer {
 
   private fail(error: unknown): void {
     this.end()
-    void this.sink.discard().then(() => this.out.error(asGatewayError(error)))
+    // A file past `maxBytes` leaves no partial file: continuing it would only meet the same bound.
+    void this.sink.discard(isPayloadTooLargeError(error)).then(() => this.out.error(asGatewayError(error)))
   }
 
   private end(): void {

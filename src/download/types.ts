@@ -142,6 +142,24 @@ export interface DownloadOptions {
    * @defaultValue `false`
    */
   readonly sha256?: boolean | string
+  /**
+   * The largest file the download writes, in bytes: a positive safe integer,
+   * else `InvalidRequestError` before anything is sent. It counts the bytes
+   * written to the target (decoded, when a server compresses anyway), the
+   * whole file across resumed ranges and a partial file continued. A
+   * `Content-Length` or `Content-Range` size above it is refused before the
+   * body is read; a body that grows past it (compressed, or of no announced
+   * length) is cut off at the limit. Either ends in `PayloadTooLargeError`
+   * (`limit: 'maxBytes'`), with no retry, nothing under the final name, and
+   * no partial file kept, `keepPartial` or not (a retry would only meet the
+   * same limit); a `Writable` keeps the bytes it has taken, never more than the limit.
+   *
+   * @defaultValue 4 GiB (`DEFAULT_MAX_BYTES`) for a file or a `Writable`;
+   * 1 GiB (`DEFAULT_MAX_BLOB_BYTES`) for `{ blob: true }`, held in memory.
+   * Both far above a generated video, and small enough to stop a host that
+   * sends without end.
+   */
+  readonly maxBytes?: number
   /** A `Writable` target is ended when the download completes. @defaultValue `true` */
   readonly end?: boolean
   /** Scheduler of the silence timer, the waits between attempts and the expiry check. @defaultValue RxJS's `asyncScheduler` */

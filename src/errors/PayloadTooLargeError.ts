@@ -1,17 +1,18 @@
 import { GatewayError, isNamed } from './GatewayError.js'
 
-/** Which size limit a reply broke: one stream event, or one JSON body. */
-export type SizeLimit = 'maxEventBytes' | 'maxBodyBytes'
+/** Which size limit a reply broke: one stream event, one JSON body (client options), or a downloaded file (`download$`'s `maxBytes`). */
+export type SizeLimit = 'maxEventBytes' | 'maxBodyBytes' | 'maxBytes'
 
 /**
  * A reply was larger than the client accepts: one stream event over
- * `maxEventBytes`, or one JSON body over `maxBodyBytes`. The request was
+ * `maxEventBytes`, one JSON body over `maxBodyBytes`, or a downloaded file
+ * over `download$`'s `maxBytes` (decoded bytes, the whole file). The request was
  * aborted as soon as the limit was passed, so memory stays bounded.
  */
 export class PayloadTooLargeError extends GatewayError {
   /** Always `'PayloadTooLargeError'`; test it with {@link isPayloadTooLargeError}. */
   override name = 'PayloadTooLargeError' as const
-  /** The client option whose limit was passed. */
+  /** The option whose limit was passed (of the client, or of `download$`). */
   readonly limit: SizeLimit
   /** That limit, in bytes. */
   readonly limitBytes: number
@@ -21,8 +22,9 @@ export class PayloadTooLargeError extends GatewayError {
   readonly path: string
 
   constructor(method: string, path: string, limit: SizeLimit, limitBytes: number) {
-    const what = limit === 'maxEventBytes' ? 'a stream event' : 'the reply body'
-    super(`${method} ${path}: ${what} is larger than ${limitBytes} bytes; the request was aborted. Raise ${limit} in the client options if such replies are expected.`)
+    const what = limit === 'maxEventBytes' ? 'a stream event' : limit === 'maxBytes' ? 'the file' : 'the reply body'
+    const options = limit === 'maxBytes' ? 'download' : 'client'
+    super(`${method} ${path}: ${what} is larger than ${limitBytes} bytes; the request was aborted. Raise ${limit} in the ${options} options if such replies are expected.`)
     this.limit = limit
     this.limitBytes = limitBytes
     this.method = method
