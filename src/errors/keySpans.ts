@@ -36,9 +36,9 @@ function planOf(secret: string): KeyPlan {
 }
 
 /**
- * The stretches of `text` (raw, as it stands) that share 8 or more
- * consecutive characters with `secret`, each as `[start, end)`, unsorted
- * and possibly overlapping. A handful of native searches for pieces of the
+ * The stretches of `text` (raw, as it stands) that share `least` (8 unless
+ * given; at most the key's length) or more consecutive characters with
+ * `secret`, each as `[start, end)`, unsorted and possibly overlapping. A handful of native searches for pieces of the
  * key find every candidate, each then grown to its full length; a text
  * without any piece (nearly every text) is cleared by one pass of a regular
  * expression of all the pieces, whatever the key's length.
@@ -48,7 +48,7 @@ function planOf(secret: string): KeyPlan {
  * keySpans('key sk-1234567890abcdef!', 'sk-1234567890abcdef') // [[4, 23], …]
  * ```
  */
-export function keySpans(text: string, secret: string): [number, number][] {
+export function keySpans(text: string, secret: string, least = MIN_FRAGMENT): [number, number][] {
   const spans: [number, number][] = []
   if (secret.length < MIN_FRAGMENT) return spans
   const { anchors, anyAnchor } = planOf(secret)
@@ -67,7 +67,7 @@ export function keySpans(text: string, secret: string): [number, number][] {
         end++
         to++
       }
-      if (end - start >= MIN_FRAGMENT) spans.push([start, end])
+      if (end - start >= least) spans.push([start, end])
     }
   }
   return spans

@@ -20,14 +20,20 @@ const MAX_MESSAGE = 2_000
  * view, and its raw span, whole escape sequences included, is masked, so
  * the text stays valid JSON and decodes to `[redacted]` too.
  *
+ * `least` raises the shortest stretch masked; `secret.length` masks only
+ * the whole key. Text that reaches someone who does not hold the key and
+ * whose own words the text may repeat (the relay's caller) is masked so:
+ * there a masked fragment would tell which of the caller's guesses is part
+ * of the key, one character at a time.
+ *
  * @example
  * ```ts
  * scrubText('bad key sk-1234567890abcdef', 'sk-1234567890abcdef') // 'bad key [redacted]'
  * scrubText('{"k":"sk-1234567890\\u0061bcdef"}', 'sk-1234567890abcdef') // '{"k":"[redacted]"}'
  * ```
  */
-export function scrubText(text: string, secret: string): string {
-  const stretches = keyStretches(text, secret)
+export function scrubText(text: string, secret: string, least = MIN_FRAGMENT): string {
+  const stretches = keyStretches(text, secret, least)
   if (stretches.length === 0) return text
   let out = ''
   let pos = 0
@@ -44,13 +50,13 @@ export function scrubText(text: string, secret: string): string {
  * as sorted `[start, end)` pairs, overlapping and touching ones merged. A
  * caller that holds bytes (the relay) masks them by these positions.
  */
-export function keyStretches(text: string, secret: string): [number, number][] {
+export function keyStretches(text: string, secret: string, least = MIN_FRAGMENT): [number, number][] {
   if (secret.length < MIN_SECRET_LENGTH || text.length < MIN_SECRET_LENGTH) return []
-  const spans = keySpans(text, secret)
+  const spans = keySpans(text, secret, least)
   // Fast path: text that escapes no character of the key (most text, even with `\n` or `\u00e9`) is not decoded.
   if (mayHideKey(text, secret)) {
     for (const view of decodedViews(text, (decoded) => mayHideKey(decoded, secret))) {
-      for (const [start, end] of keySpans(view.text, secret)) spans.push([view.from[start]!, view.to[end - 1]!])
+      for (const [start, end] of keySpans(view.text, secret, least)) spans.push([view.from[start]!, view.to[end - 1]!])
     }
   }
   if (spans.length < 2) return spans
@@ -84,8 +90,8 @@ export function keyStretches(text: string, secret: string): [number, number][] {
  * util.inspect(redactError(err, 'sk-1234567890abcdef')) // …authorization: 'Bearer [redacted]'…
  * ```
  */
-export function redactError<E>(error: E, secret: string | undefined): E {
-  if (secret && secret.length >= MIN_SECRET_LENGTH) scrubGraph(error, (text) => scrubText(text, secret))
+export function redactError<E>(error: E, secret: string | undefined, least = MIN_FRAGMENT): E {
+  if (secret && secret.length >= MIN_SECRET_LENGTH) scrubGraph(error, (text) => scrubText(text, secret, least))
   if (error instanceof Error) shortenMessage(error)
   return error
 }

@@ -71,7 +71,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
       if (error instanceof Refusal) return errorReply(error.status, error.code, error.message, error.headers)
       if (isInvalidRequestError(error)) {
         const body = { error: { message: error.message, type: 'invalid_request_error', param: error.issues[0]?.path ?? null, code: 'invalid_request', issues: error.issues } }
-        return jsonReply(400, JSON.stringify(redactError(body, settings.apiKey)))
+        return jsonReply(400, JSON.stringify(redactError(body, settings.apiKey, settings.apiKey.length)))
       }
       if (request.signal.aborted) return errorReply(499, 'client_closed', 'The caller went away.')
       settings.onError(redactError(error, settings.apiKey), request)

@@ -72,9 +72,9 @@ export function lineScrubber(secret: string): LineScrubber | undefined {
   }
 }
 
-/** `bytes` with every stretch of the key masked; the same bytes when there is none. */
+/** `bytes` with every whole key masked (a stretch of it would be an oracle for the caller: see `scrubText`); the same bytes when there is none. */
 function scrubBytes(bytes: Uint8Array, secret: string): Uint8Array {
-  const stretches = keyStretches(latin1(bytes), secret)
+  const stretches = keyStretches(latin1(bytes), secret, secret.length)
   if (stretches.length === 0) return bytes
   const masked = stretches.reduce((sum, [start, end]) => sum + MASK_BYTES.length - (end - start), 0)
   const out = new Uint8Array(bytes.length + masked)
@@ -97,7 +97,7 @@ const encoder = new TextEncoder()
 /** The slow way, for a key that is not ASCII: lines end at ASCII bytes, so each slice is whole UTF-8. */
 function scrubUtf8(bytes: Uint8Array, secret: string): Uint8Array {
   const text = utf8.decode(bytes)
-  const clean = scrubText(text, secret)
+  const clean = scrubText(text, secret, secret.length)
   return clean === text ? bytes : encoder.encode(clean)
 }
 

@@ -320,3 +320,15 @@ describe('redactError', () => {
     expect(redactError(null, KEY)).toBeNull()
   })
 })
+
+describe('scrubText with least: the whole key only', () => {
+  it('masks the whole key, raw or written with escapes, and leaves shorter stretches of it as they are', () => {
+    const escaped = JSON.stringify(JSON.stringify({ k: KEY })).replace(KEY[3]!, `\\\\u${KEY.charCodeAt(3).toString(16).padStart(4, '0')}`)
+    expect(scrubText(`a ${KEY} b`, KEY, KEY.length)).toBe('a [redacted] b')
+    expect(scrubText(escaped, KEY, KEY.length)).not.toContain(KEY.slice(4))
+    const stretch = KEY.slice(0, -1)
+    expect(scrubText(`a ${stretch} b ${KEY.slice(1)}`, KEY, KEY.length)).toBe(`a ${stretch} b ${KEY.slice(1)}`)
+    // The default masks those stretches too.
+    expect(scrubText(`a ${stretch} b`, KEY)).toBe('a [redacted] b')
+  })
+})

@@ -45,7 +45,7 @@ describe('createGatewayHandler: forwarding', () => {
     expect(await upstream.requests[0]!.closed).toBe(true)
   })
 
-  it('sends the key upstream only, and masks it in every reply: error bodies, streams, JSON, headers', async () => {
+  it('sends the key upstream only, and masks the whole key in every reply: error bodies, streams, JSON, headers', async () => {
     const upstream = await startUpstream(async (seen, res) => {
       if (seen.url === RESPONSES && seen.body.includes('"stream":true')) {
         res.writeHead(200, { 'content-type': 'text/event-stream' })
@@ -68,11 +68,12 @@ describe('createGatewayHandler: forwarding', () => {
       const text = await reply.text()
       const headers = JSON.stringify([...reply.headers])
       expect(text).toContain('[redacted]')
-      for (const leak of [KEY, KEY.slice(0, 12), KEY.slice(-12)]) {
-        expect(text).not.toContain(leak)
-        expect(headers).not.toContain(leak)
-      }
+      expect(text).not.toContain(KEY)
+      expect(headers).not.toContain(KEY)
     }
+    // Only the whole key is masked in the relay's replies (see keyOracle.test.ts): a stretch of it
+    // that the gateway echoes passes as it came.
+    expect(await (await post(base + T2V, { prompt: 'A kite' })).text()).toContain(`Half of it: ${KEY.slice(0, 12)}.`)
   })
 
   it('does not pass the caller’s own Authorization or cookies on', async () => {
