@@ -10,7 +10,8 @@ const MAX_OUTPUT_CHARS = 500
  * What the model is told, as the call's output, when its call failed: one
  * short paragraph starting with `Error:` that says what to do differently.
  * Never a stack; a handler's own message is cut to a few hundred characters
- * and the client's key is masked in it.
+ * and the client's whole key is masked in it (not a stretch of it, which
+ * would tell a model guessing the key what it guessed right).
  *
  * @example
  * ```ts
@@ -30,7 +31,9 @@ export function toolErrorOutput(error: ToolCallError, offered: readonly string[]
   } else {
     text = `Error: ${name} failed: ${messageOf(error.cause)}`
   }
-  if (secret) text = scrubText(text, secret)
+  // The whole key only: the model writes what comes back here (a tool name, arguments a handler quotes), so a masked
+  // stretch would tell it which of its guesses is part of the key, one character at a time.
+  if (secret) text = scrubText(text, secret, secret.length)
   return text.length > MAX_OUTPUT_CHARS ? `${text.slice(0, MAX_OUTPUT_CHARS - 1)}…` : text
 }
 

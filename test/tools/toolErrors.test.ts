@@ -68,6 +68,16 @@ describe('runTools$: failed calls go back to the model', () => {
     expect(output!.length).toBeLessThanOrEqual(500)
   })
 
+  it('masks the whole key only, so a model naming tools after guesses learns nothing of the key from the errors', async () => {
+    // A model steered by text it read calls tools named after the last 7 characters of the key's known prefix
+    // and each possible next one: were every 8-character stretch masked, the right guess would come back masked.
+    const guesses = [...new Set(KEY)].map((c) => KEY.slice(1, 8) + c)
+    const calls = guesses.map((name, i) => call(`call_${i}`, {}, name))
+    const { gw, o } = run([calling('resp_A', calls), answering('resp_B', 'Done')], [getWeather(() => 'Sunny')], { maxToolErrors: guesses.length + 1 })
+    expect((await o.done).completed).toBe(true)
+    expect(outputsOf(gw, 2)).toEqual(guesses.map((name) => `Error: there is no tool named "${name}". The tools are: get_weather.`))
+  })
+
   it('ends in ToolCallError after maxToolErrors failed calls in a row, sending nothing more; a success resets the count', async () => {
     const failing = () => Promise.reject(new Error('offline'))
     const scripts = (n: number) => Array.from({ length: n }, (_, i) => calling(`resp_${i}`, [call(`call_${i}`)]))
