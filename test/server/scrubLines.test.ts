@@ -38,6 +38,11 @@ async function all(secret: string, chunks: string[]): Promise<string> {
 }
 
 describe('scrubLines', () => {
+  it('masks every key on a line, the text between them kept in place', async () => {
+    const out = await all(KEY, [`data: {"a":"${KEY}","b":"x ${KEY} y","c":"sk-live-\\u0030123456789abcdef"}\n`, `data: ${KEY}\n`])
+    expect(out).toBe('data: {"a":"[redacted]","b":"x [redacted] y","c":"[redacted]"}\ndata: [redacted]\n')
+  })
+
   it('masks the key wherever a chunk boundary cuts it', async () => {
     const text = `data: {"message":"bad key ${KEY}"}\n\n`
     for (let at = 1; at < text.length; at++) {
