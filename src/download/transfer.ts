@@ -7,7 +7,7 @@ import { AbortSwitch } from '../transport/abort.js'
 import { connectionError } from '../transport/exchange.js'
 import type { Transport } from '../transport/types.js'
 import { downloadTransport } from './downloadTransport.js'
-import { DEFAULT_MAX_BYTES, tooLarge } from './maxBytes.js'
+import { tooLarge } from './maxBytes.js'
 import { openPart, type Part } from './openPart.js'
 import { SilenceWatch } from './silence.js'
 import type { Sink } from './sinkTypes.js'
@@ -41,14 +41,14 @@ export class Transfer {
     private readonly url: string,
     private readonly path: string,
     private readonly sink: Sink,
-    options: DownloadOptions,
+    options: DownloadOptions & { readonly maxBytes: number },
     private readonly scheduler: SchedulerLike,
     private readonly out: Subscriber<DownloadEvent>,
   ) {
     this.transport = downloadTransport(options)
     this.retries = options.retries ?? 3
     this.timeoutMs = options.timeoutMs ?? 60_000
-    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES
+    this.maxBytes = options.maxBytes
     this.silence = new SilenceWatch(scheduler, this.timeoutMs)
     this.spec = { method: 'GET', path }
   }

@@ -1,5 +1,7 @@
 /** The shortest stretch of the key that is masked: shorter ones cannot be told from ordinary text. */
 export const MIN_FRAGMENT = 8
+/** As the shortest stretch to mask: the whole key only, whatever its length. */
+export const WHOLE_KEY = Number.POSITIVE_INFINITY
 const ANCHOR = 4
 // Every 8 consecutive characters of the key hold one of its 4-character pieces at a multiple of 5
 // (5 consecutive positions always hold a multiple of 5): searching those pieces finds every stretch.
@@ -37,7 +39,7 @@ function planOf(secret: string): KeyPlan {
 
 /**
  * The stretches of `text` (raw, as it stands) that share `least` (8 unless
- * given; at most the key's length) or more consecutive characters with
+ * given; {@link WHOLE_KEY}: the key's length) or more consecutive characters with
  * `secret`, each as `[start, end)`, unsorted and possibly overlapping. A handful of native searches for pieces of the
  * key find every candidate, each then grown to its full length; a text
  * without any piece (nearly every text) is cleared by one pass of a regular
@@ -51,6 +53,7 @@ function planOf(secret: string): KeyPlan {
 export function keySpans(text: string, secret: string, least = MIN_FRAGMENT): [number, number][] {
   const spans: [number, number][] = []
   if (secret.length < MIN_FRAGMENT) return spans
+  const need = Math.min(least, secret.length)
   const { anchors, anyAnchor } = planOf(secret)
   if (!anyAnchor.test(text)) return spans
   for (const [anchor, offset] of anchors) {
@@ -67,7 +70,7 @@ export function keySpans(text: string, secret: string, least = MIN_FRAGMENT): [n
         end++
         to++
       }
-      if (end - start >= least) spans.push([start, end])
+      if (end - start >= need) spans.push([start, end])
     }
   }
   return spans

@@ -1,5 +1,7 @@
 import { decodedViews } from './jsonEscapes.js'
 import { keySpans, MIN_FRAGMENT, mayHideKey } from './keySpans.js'
+
+export { WHOLE_KEY } from './keySpans.js'
 import { scrubGraph } from './scrubGraph.js'
 
 /** Keys shorter than this are placeholders of local gateways (`dev`, `k`): masking them would garble every message. */
@@ -20,7 +22,7 @@ const MAX_MESSAGE = 2_000
  * view, and its raw span, whole escape sequences included, is masked, so
  * the text stays valid JSON and decodes to `[redacted]` too.
  *
- * `least` raises the shortest stretch masked; `secret.length` masks only
+ * `least` raises the shortest stretch masked; {@link WHOLE_KEY} masks only
  * the whole key. Text that reaches someone who does not hold the key and
  * whose own words the text may repeat (the relay's caller) is masked so:
  * there a masked fragment would tell which of the caller's guesses is part

@@ -1,5 +1,5 @@
 import { errorCode } from '../errors/causes.js'
-import { scrubText } from '../errors/redact.js'
+import { scrubText, WHOLE_KEY } from '../errors/redact.js'
 import { MAX_ERROR_BODY_BYTES, NOT_SENT } from '../transport/exchange.js'
 import type { HandlerSettings } from './options.js'
 import { errorReply, Refusal } from './reply.js'
@@ -54,7 +54,7 @@ export async function forward(settings: HandlerSettings, route: Route, body: str
   const replyHeaders: Record<string, string> = { 'cache-control': 'no-store' }
   for (const name of PASSED_HEADERS) {
     const value = upstream.header(name)
-    if (value !== undefined) replyHeaders[name] = scrubText(value, settings.apiKey, settings.apiKey.length)
+    if (value !== undefined) replyHeaders[name] = scrubText(value, settings.apiKey, WHOLE_KEY)
   }
   // A status that has no body (204, 205) is passed on as it came: a Response with a body cannot have one.
   if (NO_BODY.has(status)) {
@@ -76,7 +76,7 @@ export async function forward(settings: HandlerSettings, route: Route, body: str
   } catch {
     return errorReply(502, 'gateway_reply_broken', 'The connection to the gateway closed in the middle of its reply.')
   }
-  const bytes = new TextEncoder().encode(scrubText(text, settings.apiKey, settings.apiKey.length))
+  const bytes = new TextEncoder().encode(scrubText(text, settings.apiKey, WHOLE_KEY))
   // A known length lets the client read the reply in one go.
   return new Response(bytes, { status, headers: { ...replyHeaders, 'content-length': String(bytes.byteLength) } })
 }

@@ -1,5 +1,5 @@
 import { isInvalidRequestError } from '../errors/InvalidRequestError.js'
-import { redactError } from '../errors/redact.js'
+import { redactError, WHOLE_KEY } from '../errors/redact.js'
 import { readJsonBody } from './body.js'
 import { forward } from './forward.js'
 import { checkLoopbackCaller } from './loopback.js'
@@ -71,7 +71,7 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
       if (error instanceof Refusal) return errorReply(error.status, error.code, error.message, error.headers)
       if (isInvalidRequestError(error)) {
         const body = { error: { message: error.message, type: 'invalid_request_error', param: error.issues[0]?.path ?? null, code: 'invalid_request', issues: error.issues } }
-        return jsonReply(400, JSON.stringify(redactError(body, settings.apiKey, settings.apiKey.length)))
+        return jsonReply(400, JSON.stringify(redactError(body, settings.apiKey, WHOLE_KEY)))
       }
       if (request.signal.aborted) return errorReply(499, 'client_closed', 'The caller went away.')
       settings.onError(redactError(error, settings.apiKey), request)

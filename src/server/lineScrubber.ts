@@ -1,4 +1,4 @@
-import { keyStretches, MASK, MIN_SECRET_LENGTH, scrubText } from '../errors/redact.js'
+import { keyStretches, MASK, MIN_SECRET_LENGTH, scrubText, WHOLE_KEY } from '../errors/redact.js'
 
 /** The longest line held back while waiting for its end, in bytes (characters, for the ASCII of real events): an event larger than the client's own limit is broken anyway. */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024
@@ -74,7 +74,7 @@ export function lineScrubber(secret: string): LineScrubber | undefined {
 
 /** `bytes` with every whole key masked (a stretch of it would be an oracle for the caller: see `scrubText`); the same bytes when there is none. */
 function scrubBytes(bytes: Uint8Array, secret: string): Uint8Array {
-  const stretches = keyStretches(latin1(bytes), secret, secret.length)
+  const stretches = keyStretches(latin1(bytes), secret, WHOLE_KEY)
   if (stretches.length === 0) return bytes
   const masked = stretches.reduce((sum, [start, end]) => sum + MASK_BYTES.length - (end - start), 0)
   const out = new Uint8Array(bytes.length + masked)
@@ -97,7 +97,7 @@ const encoder = new TextEncoder()
 /** The slow way, for a key that is not ASCII: lines end at ASCII bytes, so each slice is whole UTF-8. */
 function scrubUtf8(bytes: Uint8Array, secret: string): Uint8Array {
   const text = utf8.decode(bytes)
-  const clean = scrubText(text, secret, secret.length)
+  const clean = scrubText(text, secret, WHOLE_KEY)
   return clean === text ? bytes : encoder.encode(clean)
 }
 

@@ -1,6 +1,6 @@
 import type { ToolCallError } from '../errors/ToolCallError.js'
 import { listIssues } from '../errors/issues.js'
-import { scrubText } from '../errors/redact.js'
+import { scrubText, WHOLE_KEY } from '../errors/redact.js'
 import { isValidationError } from '../errors/ValidationError.js'
 
 /** The longest error text a model is sent for one call. */
@@ -33,7 +33,7 @@ export function toolErrorOutput(error: ToolCallError, offered: readonly string[]
   }
   // The whole key only: the model writes what comes back here (a tool name, arguments a handler quotes), so a masked
   // stretch would tell it which of its guesses is part of the key, one character at a time.
-  if (secret) text = scrubText(text, secret, secret.length)
+  if (secret) text = scrubText(text, secret, WHOLE_KEY)
   return text.length > MAX_OUTPUT_CHARS ? `${text.slice(0, MAX_OUTPUT_CHARS - 1)}…` : text
 }
 

@@ -2,7 +2,7 @@ import util from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { ConnectionError } from '../../src/errors/ConnectionError.js'
 import { HttpError } from '../../src/errors/HttpError.js'
-import { redactError, scrubText } from '../../src/errors/redact.js'
+import { redactError, scrubText, WHOLE_KEY } from '../../src/errors/redact.js'
 import { ValidationError } from '../../src/errors/ValidationError.js'
 import { KEY } from '../helpers/fixtures.js'
 import { expectNoKeyFragment, fragmentsOf } from '../helpers/secrets.js'
@@ -324,10 +324,10 @@ describe('redactError', () => {
 describe('scrubText with least: the whole key only', () => {
   it('masks the whole key, raw or written with escapes, and leaves shorter stretches of it as they are', () => {
     const escaped = JSON.stringify(JSON.stringify({ k: KEY })).replace(KEY[3]!, `\\\\u${KEY.charCodeAt(3).toString(16).padStart(4, '0')}`)
-    expect(scrubText(`a ${KEY} b`, KEY, KEY.length)).toBe('a [redacted] b')
-    expect(scrubText(escaped, KEY, KEY.length)).not.toContain(KEY.slice(4))
+    expect(scrubText(`a ${KEY} b`, KEY, WHOLE_KEY)).toBe('a [redacted] b')
+    expect(scrubText(escaped, KEY, WHOLE_KEY)).not.toContain(KEY.slice(4))
     const stretch = KEY.slice(0, -1)
-    expect(scrubText(`a ${stretch} b ${KEY.slice(1)}`, KEY, KEY.length)).toBe(`a ${stretch} b ${KEY.slice(1)}`)
+    expect(scrubText(`a ${stretch} b ${KEY.slice(1)}`, KEY, WHOLE_KEY)).toBe(`a ${stretch} b ${KEY.slice(1)}`)
     // The default masks those stretches too.
     expect(scrubText(`a ${stretch} b`, KEY)).toBe('a [redacted] b')
   })
