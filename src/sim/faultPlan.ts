@@ -27,7 +27,7 @@ export interface FaultPlan {
   readonly current: SimFaults
   /** Replaces the faults (checked first), restarts every count, reseeds chaos and refills the bucket. */
   set(faults: SimFaults): void
-  /** Counts one gateway request (real time `nowMs` for the bucket) and decides its gateway-wide faults. */
+  /** Counts one gateway request (at simulated time `nowMs`, for the bucket) and decides its gateway-wide faults. */
   arrive(nowMs: number): Arrival
   /** Counts one creation POST and says which creation fault hits it. */
   nextCreate(): CreateFault | undefined
@@ -35,8 +35,12 @@ export interface FaultPlan {
   nextTaskRead(): BadPollKind | undefined
 }
 
-/** Creates a plan starting with `initial`. */
-export function createFaultPlan(initial: SimFaults = {}): FaultPlan {
+/**
+ * Creates a plan starting with `initial`. The per-second bucket runs on
+ * `clock`, the simulator's: time moved forward with `advanceTime` refills it,
+ * as it moves tasks on.
+ */
+export function createFaultPlan(initial: SimFaults = {}, clock: { now(): number } = { now: () => Date.now() }): FaultPlan {
   let faults: SimFaults = {}
   let counts = { gateway: 0, create: 0, taskRead: 0 }
   let random: () => number = Math.random
@@ -52,7 +56,7 @@ export function createFaultPlan(initial: SimFaults = {}): FaultPlan {
       counts = { gateway: 0, create: 0, taskRead: 0 }
       random = mulberry32(faults.chaos?.seed ?? 1)
       const perSecond = faults.rateLimitPerSecond
-      bucket = perSecond ? createRateBucket(perSecond.limit, performance.now()) : undefined
+      bucket = perSecond ? createRateBucket(perSecond.limit, clock.now()) : undefined
     },
     arrive(nowMs) {
       const count = (counts.gateway += 1)

@@ -24,7 +24,8 @@ export interface SimFaults {
     }
   /**
    * A fixed-rate gateway: a token bucket holding `limit` requests, refilled at
-   * `limit` per second of real time. A request finding it empty answers 429
+   * `limit` per second of simulated time (real time, plus what `advanceTime`
+   * adds). A request finding it empty answers 429
    * with `Retry-After` (`retryAfter`, or the whole seconds until a token is back, at least 1).
    */
   readonly rateLimitPerSecond?: {

@@ -14,7 +14,7 @@ import { sendHugeError } from './hugeError.js'
  * knows which faults fit. Returns true when it has answered the request.
  */
 export async function applyGatewayFaults(call: Call, env: SimEnv, route: Route): Promise<boolean> {
-  const arrival = env.faults.arrive(performance.now())
+  const arrival = env.faults.arrive(env.clock.now())
   const faults = env.faults.current
   if (faults.latencyMs) await env.clock.sleep(faults.latencyMs, call.signal)
   if (faults.hugeReply) call.hugeReplyBytes = faults.hugeReply.bytes

@@ -97,10 +97,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const settings = settingsOf(options)
   const closing = new AbortController()
   let url = ''
+  const clock = createClock()
   const env: SimEnv = {
     settings,
-    clock: createClock(),
-    faults: createFaultPlan(options.faults),
+    clock,
+    faults: createFaultPlan(options.faults, clock),
     tasks: new Map(),
     responses: new Map(),
     taskLedger: [],

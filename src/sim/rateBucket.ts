@@ -7,7 +7,8 @@ export interface RateBucket {
 /**
  * A bucket holding `limit` tokens, refilled continuously at `limit` per
  * second: a burst of `limit` passes, then one request per `1000 / limit` ms.
- * Time is passed in so the rule can be tested without a clock.
+ * Time is passed in so the rule can be tested without a clock; time that
+ * runs back is read as time standing still.
  *
  * @example
  * ```ts
@@ -21,7 +22,8 @@ export function createRateBucket(limit: number, startMs: number): RateBucket {
   let last = startMs
   return {
     take(nowMs) {
-      tokens = Math.min(limit, tokens + ((nowMs - last) * limit) / 1000)
+      // A clock read earlier than the last (the wall clock set back) refills nothing and takes nothing away.
+      tokens = Math.min(limit, tokens + (Math.max(0, nowMs - last) * limit) / 1000)
       last = Math.max(last, nowMs)
       if (tokens >= 1) {
         tokens -= 1

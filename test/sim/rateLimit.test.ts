@@ -12,6 +12,14 @@ describe('token bucket (rateLimitPerSecond), with time passed in', () => {
     expect(bucket.take(250)).toBe(250)
   })
 
+  it('reads time that runs back as time standing still: no token refilled, none taken away', () => {
+    const bucket = createRateBucket(2, 10_000)
+    expect(bucket.take(10_000)).toBe(0)
+    expect(bucket.take(9_000)).toBe(0) // the one token left, not a debt of two
+    expect(bucket.take(9_000)).toBe(500)
+    expect(bucket.take(10_500)).toBe(0) // refilled from the latest time read
+  })
+
   it('refills no further than its size', () => {
     const bucket = createRateBucket(2, 0)
     expect([bucket.take(60_000), bucket.take(60_000), bucket.take(60_000)]).toEqual([0, 0, 500])
@@ -27,6 +35,14 @@ describe('simulator: rateLimitPerSecond over HTTP', () => {
     expect(limited.headers.get('retry-after')).toBe('1')
     expect((await limited.json()).error.code).toBe('rate_limit_exceeded')
     expect(sim.faultCounts).toEqual({ rateLimitPerSecond: 2 })
+  })
+
+  it('runs on the simulated clock: advanceTime refills the bucket as it moves tasks on', async () => {
+    const sim = await simulator({ faults: { rateLimitPerSecond: { limit: 1, retryAfter: '30' } } })
+    const send = async () => (await call(sim, RESPONSES, { body: { model: 'm', input: 'hi' } })).status
+    expect([await send(), await send()]).toEqual([200, 429])
+    sim.advanceTime(30_000)
+    expect(await send()).toBe(200)
   })
 
   it('sends the Retry-After given', async () => {
