@@ -18,7 +18,9 @@ const RESPONSE: HttpEventType.Response = 4
  * XHR backend reports progress too, less often). Aborting the request
  * unsubscribes, which aborts the fetch. Any HTTP status resolves; only a
  * network failure (status 0) rejects, or HttpClient completing without the
- * reply (its app was destroyed, or an interceptor returned none).
+ * reply (its app was destroyed, or an interceptor returned none). Replies
+ * stay out of HttpClient's transfer cache (`provideClientHydration()`):
+ * none is carried in a server-rendered page, none replayed in the browser.
  *
  * @example
  * ```ts
@@ -50,7 +52,9 @@ export function httpClientTransport(http: HttpClient): Transport {
         else reject(error)
       }
       const subscription = http
-        .request(request.method, request.url, { body: request.body ?? null, headers: request.headers, observe: 'events', reportProgress: true, responseType: 'text' })
+        // `transferCache: false`: a gateway reply read during server rendering is neither written into the page
+        // (TransferState, which a shared cache may serve to every visitor) nor replayed, stale, in the browser.
+        .request(request.method, request.url, { body: request.body ?? null, headers: request.headers, observe: 'events', reportProgress: true, responseType: 'text', transferCache: false })
         .subscribe({
           next: (event: HttpEvent<string>) => {
             if (event.type === RESPONSE_HEADER) answer(event.status, event.headers)

@@ -1,8 +1,9 @@
-import { concatMap, filter, from, map, mergeMap, pipe, throwError, type OperatorFunction } from 'rxjs'
+import { concatMap, defer, filter, from, map, mergeMap, switchMap, type OperatorFunction } from 'rxjs'
 import type { TaskEvent } from '../operators/pollTask.js'
 import { InvalidRequestError } from '../errors/InvalidRequestError.js'
 import { download$ } from './download$.js'
 import { maxBytesOf } from './maxBytes.js'
+import { nodeModules } from './nodeModules.js'
 import { resultFile } from './resultFile.js'
 import type { DownloadEvent, DownloadOptions } from './types.js'
 
@@ -12,6 +13,13 @@ export interface SaveResultsOptions extends Omit<DownloadOptions, 'expiresAt' | 
   readonly sha256?: boolean
   /** Tasks whose files are saved at once (each task's files one after another): an integer of at least 1. @defaultValue `4` */
   readonly concurrency?: number
+  /**
+   * `true`: a file already at a result's name (from an earlier run, or put
+   * there by anyone) is replaced. By default it is refused with
+   * `InvalidRequestError` before any request: the task id that names the file
+   * is the gateway's to choose. @defaultValue `false`
+   */
+  readonly overwrite?: boolean
 }
 
 /** A `download$` event of one result file, with the task and the file it belongs to. */
@@ -34,7 +42,9 @@ export type SaveResultsEvent = DownloadEvent & {
  * A URL already past its `expiresAt` fails with `ResultExpiredError` before
  * any request. A task id that is neither a UUID nor a plain name (letters,
  * digits, `_`, `-`), or a file that would land outside `dir`, fails with
- * `InvalidRequestError` before any request. Downloads take the options of
+ * `InvalidRequestError` before any request; so does a file already at that
+ * name which this subscription did not write (a task id is the gateway's
+ * choice), unless `overwrite: true`. Downloads take the options of
  * `download$`: a result host at a private address (a local simulator) needs
  * `allowHosts`; `maxBytes` bounds each file (default 4 GiB; a `maxBytes` that
  * is not a positive safe integer is an `InvalidRequestError` at once), and a
@@ -52,7 +62,7 @@ export type SaveResultsEvent = DownloadEvent & {
  */
 export function saveResults(dir: string, options: SaveResultsOptions = {}): OperatorFunction<TaskEvent, SaveResultsEvent> {
   if (typeof dir !== 'string') throw new InvalidRequestError([{ path: 'dir', message: `must be a folder path (got ${dir === null ? 'null' : typeof dir})` }], 'saveResults')
-  const { concurrency = 4, ...download } = options ?? {}
+  const { concurrency = 4, overwrite = false, ...download } = options ?? {}
   // 0, a negative or NaN would make mergeMap hold every task and never start one.
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
     throw new InvalidRequestError([{ path: 'concurrency', message: `must be an integer of at least 1 (got ${String(concurrency)})` }], 'saveResults')
@@ -60,29 +70,54 @@ export function saveResults(dir: string, options: SaveResultsOptions = {}): Oper
   if (download.sha256 !== undefined && typeof download.sha256 !== 'boolean') {
     throw new InvalidRequestError([{ path: 'sha256', message: 'must be true or false here: one expected digest cannot fit several files (check each with download$)' }], 'saveResults')
   }
+  if (typeof overwrite !== 'boolean') throw new InvalidRequestError([{ path: 'overwrite', message: `must be true or false (got ${typeof overwrite})` }], 'saveResults')
   // Checked here too, at once, as `concurrency` is: a bad bound fails the call, not each file later.
   maxBytesOf(download.maxBytes, undefined, 'saveResults')
   const folder = dir.replace(/[\\/]+$/, '') || '.'
-  return pipe(
-    filter((event): event is Extract<TaskEvent, { type: 'completed' }> => event.type === 'completed'),
-    mergeMap(
-      (done) =>
-        from(done.urls.map((url, i) => ({ url, index: i + 1 }))).pipe(
-          concatMap(({ url, index }) => {
-            let file: string
-            try {
-              // Only video results carry `expiresAt`: it tells the kind where the URL does not.
-              file = resultFile(folder, done.taskId, index, extensionOf(url, done.expiresAt ? 'mp4' : 'png'))
-            } catch (error) {
-              return throwError(() => error)
-            }
-            const expiry = done.expiresAt ? { expiresAt: done.expiresAt } : {}
-            return download$(url, file, { ...download, ...expiry }).pipe(map((event): SaveResultsEvent => ({ ...event, taskId: done.taskId, index, file })))
-          }),
+  return (source) =>
+    defer(() => {
+      // The names this subscription has written to: a later file of the same name (ids differing only in case) replaces its own.
+      const ours = new Set<string>()
+      return source.pipe(
+        filter((event): event is Extract<TaskEvent, { type: 'completed' }> => event.type === 'completed'),
+        mergeMap(
+          (done) =>
+            from(done.urls.map((url, i) => ({ url, index: i + 1 }))).pipe(
+              concatMap(({ url, index }) =>
+                defer(async () => {
+                  // Only video results carry `expiresAt`: it tells the kind where the URL does not.
+                  const file = resultFile(folder, done.taskId, index, extensionOf(url, done.expiresAt ? 'mp4' : 'png'))
+                  if (!overwrite && !ours.has(file) && (await taken(file))) throw alreadyThere(file)
+                  ours.add(file)
+                  return file
+                }).pipe(
+                  switchMap((file) => {
+                    const expiry = done.expiresAt ? { expiresAt: done.expiresAt } : {}
+                    return download$(url, file, { ...download, ...expiry }).pipe(map((event): SaveResultsEvent => ({ ...event, taskId: done.taskId, index, file })))
+                  }),
+                ),
+              ),
+            ),
+          concurrency,
         ),
-      concurrency,
-    ),
+      )
+    })
+}
+
+/**
+ * Whether anything is at `file`: a file, a folder, or a link (a dangling one
+ * too: it is not followed). A name that cannot be looked at (no folder yet,
+ * no permission) is free here; writing it says what is wrong.
+ */
+async function taken(file: string): Promise<boolean> {
+  return nodeModules().fs.lstat(file).then(
+    () => true,
+    () => false,
   )
+}
+
+function alreadyThere(file: string): InvalidRequestError {
+  return new InvalidRequestError([{ path: 'file', message: `${file} already exists; saveResults replaces no file unless given overwrite: true` }], 'saveResults')
 }
 
 /** The URL path's extension (`mp4`, `png`, …), or `fallback`. */

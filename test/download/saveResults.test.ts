@@ -131,7 +131,7 @@ describe('saveResults file names', () => {
   it('trailing slashes of the folder are dropped from the file names', async () => {
     const dir = await scratch()
     for (const given of [`${dir}/`, `${dir}//`]) {
-      const { values } = await collect(of(completed('t', ['https://cdn.example/files/a.png'])).pipe(saveResults(given, { transport: gateway().transport })))
+      const { values } = await collect(of(completed('t', ['https://cdn.example/files/a.png'])).pipe(saveResults(given, { transport: gateway().transport, overwrite: true })))
       expect(files(values)).toEqual([`${dir}/t-1.png`])
       expect(values.every((e) => e.file === `${dir}/t-1.png` && e.taskId === 't' && e.index === 1)).toBe(true)
     }
