@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import * as v from 'valibot'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { compileCheck } from '../../src/validation/fastCheck.js'
 import { ResponseSchema } from '../../src/validation/response.js'
 import { ResponseRequestSchema } from '../../src/validation/responseRequest.js'
@@ -57,23 +57,27 @@ const CASES: [string, v.GenericSchema<unknown, unknown>, unknown[]][] = [
   ['task created', TaskCreatedSchema, [{ task_info: { id: '0b6ea0f5-5f7e-4a7e-9a6c-2f0d5d0c9a11', created_at: T, updated_at: '2026-01-01T00:00:00.123456Z' } }]],
 ]
 
+/** Compares `check` with valibot on every mutation of `seeds`; the corpus must draw both answers. */
+function agreesOnEveryMutation(check: ((value: unknown) => boolean) | undefined, schema: v.GenericSchema<unknown, unknown>, seeds: unknown[]): void {
+  expect(check).toBeTypeOf('function')
+  let accepted = 0
+  let total = 0
+  for (const seed of seeds) {
+    for (const value of mutations(seed)) {
+      total++
+      const expected = v.is(schema, value)
+      if (check!(value) !== expected) throw new Error(`disagrees (valibot says ${expected}) on ${JSON.stringify(value)}`)
+      if (expected) accepted++
+    }
+  }
+  // The corpus must exercise both answers, or the comparison proves nothing.
+  expect(accepted).toBeGreaterThan(0)
+  expect(total - accepted).toBeGreaterThan(0)
+}
+
 describe('compileCheck', () => {
   it.each(CASES)('agrees with valibot on every mutation of a %s', (_, schema, seeds) => {
-    const check = compileCheck(schema)
-    expect(check).toBeTypeOf('function')
-    let accepted = 0
-    let total = 0
-    for (const seed of seeds) {
-      for (const value of mutations(seed)) {
-        total++
-        const expected = v.is(schema, value)
-        if (check!(value) !== expected) throw new Error(`disagrees (valibot says ${expected}) on ${JSON.stringify(value)}`)
-        if (expected) accepted++
-      }
-    }
-    // The corpus must exercise both answers, or the comparison proves nothing.
-    expect(accepted).toBeGreaterThan(0)
-    expect(total - accepted).toBeGreaterThan(0)
+    agreesOnEveryMutation(compileCheck(schema), schema, seeds)
   })
 
   it.each([
@@ -201,5 +205,32 @@ describe('compileCheck on the other schema kinds it reads', () => {
     // 'a' is rewritten by the third option; `true`, taken by the fourth, is left to valibot too: no option after one that rewrites is read.
     expect(v.parse(v.union([v.literal('A'), v.number(), upper, v.boolean()]), 'a')).toBe('A')
     expect(compileCheck(v.union([upper, v.literal('A')]))).toBeUndefined()
+  })
+})
+
+// Where strings may not become code (`--disallow-code-generation-from-strings`, a worker runtime),
+// object checks fall back to a loop over the keys: the same answers, read more slowly.
+describe('compileCheck where code may not be made from strings', () => {
+  let loopCheck: typeof compileCheck
+  beforeAll(async () => {
+    vi.resetModules()
+    vi.stubGlobal('Function', function refused() {
+      throw new EvalError('Code generation from strings disallowed for this context')
+    })
+    try {
+      ;({ compileCheck: loopCheck } = await import('../../src/validation/fastCheck.js'))
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
+
+  it('writes object checks out only where it may', () => {
+    const schema = v.looseObject({ item_id: v.string() })
+    expect(String(compileCheck(schema))).toContain('v["item_id"]')
+    expect(String(loopCheck(schema))).not.toContain('v["item_id"]')
+  })
+
+  it.each(CASES)('agrees with valibot on every mutation of a %s', (_, schema, seeds) => {
+    agreesOnEveryMutation(loopCheck(schema), schema, seeds)
   })
 })
