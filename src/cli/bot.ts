@@ -22,6 +22,8 @@ export interface BotOptions {
   readonly duration: NonNullable<TextToVideoRequest['duration']>
   /** Folder the video is saved to. */
   readonly outDir: string
+  /** Replace a file already there (`--overwrite`); otherwise saving fails with `OutputExistsError`. */
+  readonly overwrite?: boolean
 }
 
 /** What the bot shows while it works. */
@@ -80,7 +82,7 @@ export function bot$(gateway: Gateway, options: BotOptions, view: BotView): Obse
           return throwError(() => new Error(`The video URL of task ${done.taskId} has expired; read it again with: rxgate task t2vSpark ${done.taskId}`))
         }
         const file = join(options.outDir, `${done.taskId}.mp4`)
-        return download$(url, file, { allowHosts: [gateway.client.baseUrl] }).pipe(map((bytes) => ({ prompt, taskId: done.taskId, urls: done.urls, file, bytes })))
+        return download$(url, file, { allowHosts: [gateway.client.baseUrl], overwrite: options.overwrite ?? false }).pipe(map((bytes) => ({ prompt, taskId: done.taskId, urls: done.urls, file, bytes })))
       }),
     )
 }

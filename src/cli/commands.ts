@@ -13,7 +13,8 @@ import { bot$, type BotResult } from './bot.js'
 import type { Progress } from './progress.js'
 import { isHttpUrl } from './env.js'
 import { toSize } from './size.js'
-import { printTask, showTask, type CliState, type CompletedView } from './taskView.js'
+import { wholeNumber } from './wholeNumber.js'
+import { printTask, showTask, urlLines, type CliState, type CompletedView } from './taskView.js'
 
 /** What a command needs from the terminal. */
 export interface Io {
@@ -47,12 +48,13 @@ export function respond(gateway: Gateway, text: string, flags: { model: string; 
 }
 
 /** The flags of `rxgate video`. */
-interface VideoFlags { size?: string | undefined; duration?: string | undefined; audio?: string | undefined; out?: string | undefined }
+interface VideoFlags { size?: string | undefined; duration?: string | undefined; audio?: string | undefined; out?: string | undefined; overwrite?: boolean | undefined }
 
 function videoBody(prompt: string, flags: VideoFlags): Record<string, unknown> {
   const body: Record<string, unknown> = { prompt }
   if (flags.size) body.size = toSize(flags.size)
-  if (flags.duration) body.duration = Number(flags.duration)
+  // A duration not written in digits goes on as text, for the request check to refuse by its own words.
+  if (flags.duration) body.duration = Number.isNaN(wholeNumber(flags.duration)) ? flags.duration : wholeNumber(flags.duration)
   if (flags.audio) body.audio_url = flags.audio
   return body
 }
@@ -83,28 +85,32 @@ export function video(gateway: Gateway, prompt: string, flags: VideoFlags, io: I
   if (!out) return { run$: events$, print: (e) => printTask(e, io) }
   // With --out, the video is saved before the command ends (its URL expires).
   return {
-    run$: events$.pipe(concatMap((event) => (event.type !== 'completed' ? of(event) : saveResult$(event, out, 'mp4', io, gateway.client.baseUrl)))),
+    run$: events$.pipe(concatMap((event) => (event.type !== 'completed' ? of(event) : saveResult$(event, { out, overwrite: Boolean(flags.overwrite) }, 'mp4', io, gateway.client.baseUrl)))),
     print: (e) => printTask(e, io),
   }
 }
 
-export function task(gateway: Gateway, endpointName: string, id: string, out: string | undefined, io: Io): Command<TaskEvent | CompletedView> {
+/** Where `--out` saves results, and whether a file already there is replaced (`--overwrite`). */
+interface SaveFlags { out: string; overwrite: boolean }
+
+export function task(gateway: Gateway, endpointName: string, id: string, flags: { out?: string | undefined; overwrite?: boolean | undefined }, io: Io): Command<TaskEvent | CompletedView> {
   const endpoint = resolveEndpoint(endpointName)
   const events$ = gateway.task$(endpoint, id).pipe(tap((e) => showTask(e, io, endpointName)))
+  const out = flags.out
   if (!out) return { run$: events$, print: (e) => printTask(e, io) }
   // With --out, the result is saved before the command ends (its URL expires): what a follow after Ctrl-C needs.
   const ext = endpoint.kind === 'image' ? 'png' : 'mp4'
   return {
-    run$: events$.pipe(concatMap((event) => (event.type !== 'completed' ? of(event) : saveResult$(event, out, ext, io, gateway.client.baseUrl)))),
+    run$: events$.pipe(concatMap((event) => (event.type !== 'completed' ? of(event) : saveResult$(event, { out, overwrite: Boolean(flags.overwrite) }, ext, io, gateway.client.baseUrl)))),
     print: (e) => printTask(e, io),
   }
 }
 
-export function bot(gateway: Gateway, flags: { topic: string; model: string; out: string }, io: Io): Command<BotResult> {
+export function bot(gateway: Gateway, flags: { topic: string; model: string; out: string; overwrite: boolean }, io: Io): Command<BotResult> {
   let writing = false
   const run$ = bot$(
     gateway,
-    { topic: flags.topic, model: flags.model, size: '1280*720', duration: 5, outDir: flags.out },
+    { topic: flags.topic, model: flags.model, size: '1280*720', duration: 5, outDir: flags.out, overwrite: flags.overwrite },
     {
       delta: (text) => {
         if (!writing) io.progress.line('Writing a video prompt:')
@@ -126,7 +132,7 @@ export function bot(gateway: Gateway, flags: { topic: string; model: string; out
     run$,
     print: (r) => {
       io.progress.stop()
-      io.out(io.json ? `${JSON.stringify(r)}\n` : `${r.urls.join('\n')}\nSaved ${r.bytes} bytes to ${r.file}\n`)
+      io.out(io.json ? `${JSON.stringify(r)}\n` : `${urlLines(r.urls)}Saved ${r.bytes} bytes to ${r.file}\n`)
     },
   }
 }
@@ -136,13 +142,13 @@ export function bot(gateway: Gateway, flags: { topic: string; model: string; out
  * one after the other; the gateway's own origin may be at a private address
  * (a local simulator serves its results itself).
  */
-function saveResult$(done: Extract<TaskEvent, { type: 'completed' }>, out: string, ext: string, io: Io, baseUrl: string): Observable<CompletedView> {
+function saveResult$(done: Extract<TaskEvent, { type: 'completed' }>, { out, overwrite }: SaveFlags, ext: string, io: Io, baseUrl: string): Observable<CompletedView> {
   const name = safeName(done.taskId)
   const saved: { file: string; bytes: number }[] = []
   const one$ = (url: string, i: number) => {
     const file = join(out, `${name}${done.urls.length > 1 ? `-${i + 1}` : ''}.${ext}`)
     const onProgress = (p: { bytes: number; total: number | undefined }) => io.progress.bar(`Downloading ${file}`, p.bytes, p.total)
-    return download$(url, file, { ...(done.expiresAt ? { expiresAt: done.expiresAt } : {}), onProgress, allowHosts: [baseUrl] }).pipe(
+    return download$(url, file, { ...(done.expiresAt ? { expiresAt: done.expiresAt } : {}), onProgress, allowHosts: [baseUrl], overwrite }).pipe(
       tap((bytes) => (saved.push({ file, bytes }), io.progress.line(`Saved ${bytes} bytes to ${file}`))),
     )
   }

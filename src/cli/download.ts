@@ -1,6 +1,8 @@
-import { filter, map, tap, type Observable } from 'rxjs'
+import { lstatSync } from 'node:fs'
+import { defer, filter, map, tap, throwError, type Observable } from 'rxjs'
 import { download$ as downloadEvents$ } from '../download/download$.js'
 import type { DownloadProgress, DownloadSaved } from '../download/types.js'
+import { OutputExistsError } from './outputExistsError.js'
 
 /** Options of the CLI's {@link download$}. */
 export interface CliDownloadOptions {
@@ -14,15 +16,24 @@ export interface CliDownloadOptions {
    * gateway or simulator serves its results itself.
    */
   readonly allowHosts?: readonly string[]
+  /** Replace a file already at `file` (`--overwrite`); otherwise the download fails with `OutputExistsError` before any request. */
+  readonly overwrite?: boolean
 }
 
 /**
  * Downloads a result URL to `file` with rxgate's `download$` (no credentials
  * sent, a dropped transfer resumed with `Range`, no partial file left under
  * the final name, aborted on unsubscribe), then emits the file's size in bytes.
+ * Anything already at `file` (a link included) is kept, and nothing is
+ * requested, unless `overwrite` is set.
  */
 export function download$(url: string, file: string, options: CliDownloadOptions = {}): Observable<number> {
   const allowHosts = options.allowHosts?.map(originOf)
+  // Checked at subscription, not when the Observable is made: the file may appear in between.
+  return defer(() => (!options.overwrite && lstatSync(file, { throwIfNoEntry: false }) ? throwError(() => new OutputExistsError(file)) : saved$(url, file, options, allowHosts)))
+}
+
+function saved$(url: string, file: string, options: CliDownloadOptions, allowHosts: string[] | undefined): Observable<number> {
   return downloadEvents$(url, file, { ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}), ...(allowHosts ? { allowHosts } : {}) }).pipe(
     tap((event) => {
       if (event.type === 'progress') options.onProgress?.(event)

@@ -1,5 +1,6 @@
 import type { PollDelayOptions } from '../policy/defaults.js'
 import { createGateway, type Gateway } from '../gateway.js'
+import { isLoopbackHostname } from '../server/loopback.js'
 import { startSimulator } from '../sim/index.js'
 import { UsageError } from './usageError.js'
 
@@ -29,6 +30,8 @@ export interface ConnectOptions {
  * 127.0.0.1 and says so on stderr. Only one of the two set, or a base URL
  * that is not an http(s) URL, is bad input ({@link UsageError}): falling
  * back to a simulator there would print fake results as if they were real.
+ * So is an `http://` base URL to a host other than this machine, unless
+ * `GATEWAY_ALLOW_HTTP=1`: the key would cross the network in clear text.
  */
 export async function connect(env: NodeJS.ProcessEnv, log: (line: string) => void, options: ConnectOptions = {}): Promise<Connection> {
   const baseUrl = env.GATEWAY_BASE_URL?.trim()
@@ -39,6 +42,7 @@ export async function connect(env: NodeJS.ProcessEnv, log: (line: string) => voi
     if (apiKey && !baseUrl) throw new UsageError('GATEWAY_API_KEY is set but GATEWAY_BASE_URL is empty or unset; set the base URL, or pass --sim to use an embedded simulator')
     if (baseUrl && apiKey) {
       if (!isHttpUrl(baseUrl)) throw new UsageError(`GATEWAY_BASE_URL must be an http:// or https:// URL (got ${JSON.stringify(baseUrl)})`)
+      checkPlainHttp(new URL(baseUrl), env.GATEWAY_ALLOW_HTTP)
       return { gateway: createGateway({ baseUrl, apiKey, ...(poll ? { taskPoll: poll } : {}) }), embedded: false, close: async () => {} }
     }
   }
@@ -46,6 +50,16 @@ export async function connect(env: NodeJS.ProcessEnv, log: (line: string) => voi
   log(`rxgate: using an embedded gateway simulator at ${sim.url}${options.sim ? ' (--sim)' : ' (GATEWAY_BASE_URL and GATEWAY_API_KEY are not set)'}.`)
   const gateway = createGateway({ baseUrl: sim.url, apiKey: sim.apiKey, taskPoll: poll ?? SIMULATOR_POLL })
   return { gateway, embedded: true, close: () => sim.close() }
+}
+
+/** Refuses a key sent in clear text over the network: `http://` to a host that is not this machine, unless `GATEWAY_ALLOW_HTTP=1`. */
+function checkPlainHttp(url: URL, allow: string | undefined): void {
+  const allowed = allow?.trim() ?? ''
+  if (allowed !== '' && allowed !== '0' && allowed !== '1') throw new UsageError(`GATEWAY_ALLOW_HTTP must be 1 or unset (got ${JSON.stringify(allow)})`)
+  if (url.protocol !== 'http:' || isLoopbackHostname(url.hostname) || allowed === '1') return
+  throw new UsageError(
+    `GATEWAY_BASE_URL is http:// to ${url.hostname}, not this machine: the key would cross the network in clear text; use https://, or set GATEWAY_ALLOW_HTTP=1 to send it anyway`,
+  )
 }
 
 /** Whether `value` is an absolute http(s) URL with a host. */

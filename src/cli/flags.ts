@@ -13,6 +13,7 @@ export const FLAGS = {
   duration: { type: 'string' },
   audio: { type: 'string' },
   out: { type: 'string' },
+  overwrite: { type: 'boolean' },
   topic: { type: 'string', default: 'a lighthouse keeper at dawn' },
   'poll-ms': { type: 'string' },
 } as const
@@ -27,9 +28,9 @@ export const COMMAND_FLAGS: Readonly<Record<string, readonly FlagName[]>> = {
   help: ['help'],
   sim: ['help', 'json', 'port'],
   respond: [...EVERY, 'stream', 'model'],
-  video: [...EVERY, 'size', 'duration', 'audio', 'out', 'poll-ms'],
-  task: [...EVERY, 'out', 'poll-ms'],
-  bot: [...EVERY, 'topic', 'model', 'out', 'poll-ms'],
+  video: [...EVERY, 'size', 'duration', 'audio', 'out', 'overwrite', 'poll-ms'],
+  task: [...EVERY, 'out', 'overwrite', 'poll-ms'],
+  bot: [...EVERY, 'topic', 'model', 'out', 'overwrite', 'poll-ms'],
 }
 
 /** The most positional arguments each command takes after its name (text with spaces comes quoted, as one). */

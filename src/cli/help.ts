@@ -17,11 +17,13 @@ Commands:
 
 Every command takes --json (one JSON document on stdout; progress stays on stderr),
 --sim (use an embedded simulator) and --help; video, task and bot take --poll-ms N
-(poll tasks every N ms). A flag a command does not take is bad input.
+(poll tasks every N ms), and --overwrite (with --out, replace a file already there).
+A flag a command does not take is bad input.
 The gateway is GATEWAY_BASE_URL with GATEWAY_API_KEY; with neither set, or with --sim,
 an embedded simulator is started (its URLs stop working when rxgate exits: run
 rxgate sim and set the two variables it prints for lasting ones).
-Exit codes: 0 done, 1 gateway or task failure, 2 bad input, 130 cancelled.`,
+Exit codes: 0 done, 1 gateway or task failure, 2 bad input, 130 cancelled (Ctrl-C),
+129 and 143 stopped by SIGHUP and SIGTERM.`,
   sim:
     'Usage: rxgate sim [--port N] [--json]\n' +
     'Runs the gateway simulator on 127.0.0.1 and prints GATEWAY_BASE_URL and GATEWAY_API_KEY to set in another terminal\n' +
@@ -31,17 +33,18 @@ Exit codes: 0 done, 1 gateway or task failure, 2 bad input, 130 cancelled.`,
     'Creates a model response and prints its text (streamed as it arrives with --stream).\n' +
     'With --json: the Response as one JSON document; with --stream --json, one JSON event per line.',
   video:
-    'Usage: rxgate video "<prompt>" [--size W*H] [--duration 5|10] [--audio URL] [--out DIR] [--poll-ms N] [--json]\n' +
+    'Usage: rxgate video "<prompt>" [--size W*H] [--duration 5|10] [--audio URL] [--out DIR] [--overwrite] [--poll-ms N] [--json]\n' +
     'Creates a text-to-video task, shows its progress on stderr and prints the video URLs.\n' +
     '--size is width*height, e.g. 1280*720 (1280x720 works too). --audio checks the file first\n' +
     '(WAV or MP3, 3 to 30 s, at most 15 MB) and shows what it found before the task is created.\n' +
-    '--out saves the video under DIR, with a progress bar on stderr. With --json: the completed task as one JSON document.',
+    '--out saves the video under DIR, with a progress bar on stderr; a file already there is kept (the command fails) unless --overwrite. With --json: the completed task as one JSON document.',
   task:
-    'Usage: rxgate task <endpoint> <id> [--out DIR] [--poll-ms N] [--json]\n' +
-    'Follows an existing task until it ends and prints its result URLs; --out saves the results under DIR before they expire.\n' +
+    'Usage: rxgate task <endpoint> <id> [--out DIR] [--overwrite] [--poll-ms N] [--json]\n' +
+    'Follows an existing task until it ends and prints its result URLs; --out saves the results under DIR before they expire\n' +
+    '(a file already there is kept, and the command fails, unless --overwrite).\n' +
     'With --json: the completed task as one JSON document.',
   bot:
-    'Usage: rxgate bot ["<topic>"] [--topic T] [--model M] [--out DIR] [--poll-ms N] [--json]\n' +
+    'Usage: rxgate bot ["<topic>"] [--topic T] [--model M] [--out DIR] [--overwrite] [--poll-ms N] [--json]\n' +
     'Streams a response that writes a video prompt about the topic (given plainly or with --topic), renders it, and saves the video under DIR (default ./out).\n' +
     'With --json: the result as one JSON document (the prompt streams to stderr).',
   help: 'Usage: rxgate help [command]\nShows the usage of rxgate, or of one command.',

@@ -1,8 +1,5 @@
 import { NEVER } from 'rxjs'
-import { isGatewayError } from '../errors/GatewayError.js'
 import { isInvalidRequestError } from '../errors/InvalidRequestError.js'
-import { isTaskTimeoutError } from '../errors/TaskTimeoutError.js'
-import { isTransient } from '../policy/retryable.js'
 import { startSimulator } from '../sim/index.js'
 import { bot, checkTask, checkVideo, respond, task, video, type Command, type Io } from './commands.js'
 import { readArgs } from './flags.js'
@@ -12,16 +9,21 @@ import { maskedOutput } from './maskedOutput.js'
 import { createProgress } from './progress.js'
 import { EXIT, runToExit } from './run.js'
 import { sentence } from './sentence.js'
-import { endpointArg, followCommand, type CliState } from './taskView.js'
+import { terminalText } from './terminalText.js'
+import { cancelHint, errorHint, urlNote } from './hints.js'
+import type { CliState } from './taskView.js'
 import { UsageError } from './usageError.js'
+import { wholeNumber } from './wholeNumber.js'
 
 /** Runs the CLI with `argv` (without node and script) and resolves with the exit code. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   // Everything printed passes through the mask: the gateway's words (text, ids, model names, errors) may echo the key.
   const secret = env.GATEWAY_API_KEY?.trim()
-  const stdout = maskedOutput((text) => process.stdout.write(text), secret)
+  // A terminal does not run the gateway's escapes: stdout as it came when piped (`> out.txt`), shown as escapes on a TTY;
+  // stderr's lines always, as a log is read on a terminal later.
+  const stdout = maskedOutput((text) => process.stdout.write(process.stdout.isTTY ? terminalText(text) : text), secret)
   const stderr = maskedOutput((text) => process.stderr.write(text), secret)
-  const log = (line: string) => stderr.write(`${line}\n`)
+  const log = (line: string) => stderr.write(`${terminalText(line)}\n`)
   const bad = (line: string, usage = HELP.main) => {
     log(`rxgate: ${sentence(line)}${usage ? `\n\n${usage}` : ''}`)
     return EXIT.badInput
@@ -50,12 +52,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     process.stdout.write(`${HELP[name]}\n`)
     return EXIT.ok
   }
-  const pollMs = flags['poll-ms'] === undefined ? undefined : Number(flags['poll-ms'])
+  const pollMs = flags['poll-ms'] === undefined ? undefined : wholeNumber(flags['poll-ms'])
   if (pollMs !== undefined && !(Number.isInteger(pollMs) && pollMs >= 1 && pollMs <= 3_600_000)) {
     return bad(`--poll-ms must be a whole number of milliseconds from 1 to 3600000 (got ${JSON.stringify(flags['poll-ms'])})`, HELP[name])
   }
+  if (flags.overwrite && flags.out === undefined && name !== 'bot') return bad('--overwrite needs --out DIR: it replaces a file --out would save over', HELP[name])
   if (name === 'sim') {
-    const port = Number(flags.port ?? 0)
+    const port = wholeNumber(flags.port ?? '0')
     if (!Number.isInteger(port) || port < 0 || port > 65535) return bad(`sim: --port must be an integer from 0 to 65535 (got ${JSON.stringify(flags.port)})`, '')
     return runSimulator(port, Boolean(flags.json), log)
   }
@@ -90,7 +93,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     const hooks = {
       log,
       onCancel: () => (state.task ? cancelHint(state.task.endpoint, state.task.id, embedded, flags.out) : []),
-      onError: (error: unknown) => errorHint(error, embedded, flags.out),
+      onError: (error: unknown) => errorHint(error, embedded, flags.out, state),
     }
     const exec = async <T>(command: Command<T>) => {
       const code = await runToExit(command.run$, command.print, hooks)
@@ -104,9 +107,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       case 'video':
         return await exec(video(gateway, args[0]!, flags, io))
       case 'task':
-        return await exec(task(gateway, args[0]!, args[1]!, flags.out, io))
+        return await exec(task(gateway, args[0]!, args[1]!, flags, io))
       default:
-        return await exec(bot(gateway, { topic: args[0] ?? flags.topic, model: flags.model, out: flags.out ?? 'out' }, io))
+        return await exec(bot(gateway, { topic: args[0] ?? flags.topic, model: flags.model, out: flags.out ?? 'out', overwrite: Boolean(flags.overwrite) }, io))
     }
   } catch (err) {
     // Bad input found before anything ran (environment, a client option): one line, exit 2.
@@ -119,31 +122,6 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     stderr.flush()
     await connection?.close()
   }
-}
-
-/** What to say on Ctrl-C while a task was followed: it goes on at the gateway, and how to follow it again. */
-function cancelHint(endpoint: string, id: string, embedded: boolean, out: string | undefined): string[] {
-  if (embedded) {
-    return [
-      `rxgate: task ${id} was on the embedded simulator, which stops with rxgate.`,
-      `rxgate: on a real gateway (or under rxgate sim) a task goes on after Ctrl-C; follow it with: ${followCommand(endpoint, id, out)}`,
-    ]
-  }
-  return [`rxgate: task ${id} goes on at the gateway (and is paid for); follow it with:`, `  ${followCommand(endpoint, id, out)}`]
-}
-
-/** After an error that left a task running (a deadline, a connection lost), how to follow it again. */
-function errorHint(error: unknown, embedded: boolean, out: string | undefined): string[] {
-  const running = isTaskTimeoutError(error) || isTransient(error)
-  if (!isGatewayError(error) || error.taskId === undefined || !error.endpoint || !running || embedded) return []
-  return [`rxgate: follow it again with: ${followCommand(endpointArg(error.endpoint), error.taskId, out)}`]
-}
-
-function urlNote(log: (line: string) => void, saved: boolean): void {
-  log(
-    'rxgate: these URLs are the embedded simulator\'s and stop working when rxgate exits; for lasting ones run rxgate sim ' +
-      `in another terminal and set GATEWAY_BASE_URL and GATEWAY_API_KEY as it prints${saved ? '.' : ' (or save the file with --out DIR).'}`,
-  )
 }
 
 async function runSimulator(port: number, json: boolean, log: (line: string) => void): Promise<number> {
@@ -160,5 +138,6 @@ async function runSimulator(port: number, json: boolean, log: (line: string) => 
   log(`rxgate: simulator running; its tasks finish in about 1.5 s, so pass --poll-ms ${SIMULATOR_POLL_MS} to rxgate video or rxgate task to see every step. Ctrl-C stops it.`)
   const code = await running
   await sim.close()
-  return code === EXIT.cancelled ? EXIT.ok : code
+  // Ctrl-C, kill or a closed terminal is how the simulator is meant to stop.
+  return code === EXIT.cancelled || code === EXIT.terminated || code === EXIT.hangup ? EXIT.ok : code
 }

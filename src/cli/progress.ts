@@ -1,7 +1,15 @@
+import { terminalText } from './terminalText.js'
+
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
 const BAR_WIDTH = 24
 
-/** Status lines on stderr: a spinner with elapsed time on a TTY, plain lines otherwise. */
+/**
+ * Status lines on stderr: a spinner with elapsed time on a TTY, plain lines
+ * otherwise. The text it is given may hold the gateway's words (a tool
+ * call, a streamed prompt): what a terminal would act on in it is shown as
+ * escapes ({@link terminalText}), on a TTY and in a log alike; only the
+ * spinner's own redraws reach the terminal as control sequences.
+ */
 export interface Progress {
   /** Shows a new status; on a TTY it replaces the previous one. */
   status(text: string): void
@@ -22,6 +30,18 @@ export interface ProgressOut {
 }
 
 export function createProgress(out: ProgressOut, now: () => number = Date.now): Progress {
+  const shown = createShown(out, now)
+  return {
+    status: (text) => shown.status(terminalText(text, { oneLine: true })),
+    bar: (text, bytes, total) => shown.bar(terminalText(text, { oneLine: true }), bytes, total),
+    line: (text) => shown.line(terminalText(text)),
+    write: (text) => shown.write(terminalText(text)),
+    stop: () => shown.stop(),
+  }
+}
+
+/** The progress of {@link createProgress}, for text already made safe to show. */
+function createShown(out: ProgressOut, now: () => number): Progress {
   const started = now()
   const elapsed = () => `${((now() - started) / 1000).toFixed(1)}s`
   let quarter = -1

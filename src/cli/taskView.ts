@@ -2,6 +2,7 @@ import type { TaskEndpoint } from '../contract/endpoint.js'
 import { endpoints } from '../endpoints.js'
 import type { TaskEvent } from '../operators/pollTask.js'
 import type { Progress } from './progress.js'
+import { terminalText } from './terminalText.js'
 
 /** What the CLI remembers while it runs: the task it follows, for the Ctrl-C and error hints. */
 export interface CliState {
@@ -31,12 +32,36 @@ export function showTask(event: TaskEvent, io: TaskIo, endpoint = 't2vSpark'): v
 export function printTask(event: TaskEvent | CompletedView, io: TaskIo): void {
   if (event.type !== 'completed') return
   io.progress.stop()
-  io.out(io.json ? `${JSON.stringify(event)}\n` : `${event.urls.join('\n')}\n`)
+  io.out(io.json ? `${JSON.stringify(event)}\n` : urlLines(event.urls))
 }
 
-/** How to follow a task again from the terminal. */
+/**
+ * Result URLs one a line, each as a URL parser reads it (the address a
+ * download goes to): a line break or control character the gateway put in
+ * one is dropped or percent-encoded, so it cannot add a line that a script
+ * reading the output would take for another URL.
+ */
+export function urlLines(urls: readonly string[]): string {
+  return urls.map((url) => `${URL.canParse(url) ? new URL(url).href : terminalText(url, { oneLine: true })}\n`).join('')
+}
+
+/**
+ * How to follow a task again from the terminal, as a command to paste into
+ * a POSIX shell: each word the user gave (an endpoint, a folder) is quoted
+ * so that the shell runs nothing in it (`$(…)`, backquotes, `;`).
+ *
+ * @example
+ * ```ts
+ * followCommand('t2vSpark', id, 'my videos') // "rxgate task t2vSpark <id> --out 'my videos'"
+ * ```
+ */
 export function followCommand(endpoint: string, id: string, out?: string): string {
-  return `rxgate task ${endpoint} ${id}${out === undefined ? '' : ` --out ${/^[\w./-]+$/.test(out) ? out : JSON.stringify(out)}`}`
+  return `rxgate task ${shellWord(endpoint)} ${shellWord(id)}${out === undefined ? '' : ` --out ${shellWord(out)}`}`
+}
+
+/** A word as a shell reads it back unchanged: plain as it is, else in single quotes (a quote inside as `'\''`). */
+function shellWord(word: string): string {
+  return /^[\w./:@%+=,-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`
 }
 
 /** The name `rxgate task` takes for an endpoint: its catalog key, else `vendor/model`. */
