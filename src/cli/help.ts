@@ -23,7 +23,7 @@ The gateway is GATEWAY_BASE_URL with GATEWAY_API_KEY; with neither set, or with 
 an embedded simulator is started (its URLs stop working when rxgate exits: run
 rxgate sim and set the two variables it prints for lasting ones).
 Exit codes: 0 done, 1 gateway or task failure, 2 bad input, 130 cancelled (Ctrl-C),
-129 and 143 stopped by SIGHUP and SIGTERM.`,
+143 stopped by SIGTERM; a closed terminal (SIGHUP) ends it by that signal (a shell shows 129).`,
   sim:
     'Usage: rxgate sim [--port N] [--json]\n' +
     'Runs the gateway simulator on 127.0.0.1 and prints GATEWAY_BASE_URL and GATEWAY_API_KEY to set in another terminal\n' +

@@ -90,10 +90,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   try {
     connection = await connect(env, log, { sim: Boolean(flags.sim), ...(pollMs === undefined ? {} : { pollMs }) })
     const embedded = connection.embedded
+    // `bot` saves under ./out without --out: its hints name that folder, so the command they print saves the video too.
+    const out = name === 'bot' ? (flags.out ?? 'out') : flags.out
     const hooks = {
       log,
-      onCancel: () => (state.task ? cancelHint(state.task.endpoint, state.task.id, embedded, flags.out) : []),
-      onError: (error: unknown) => errorHint(error, embedded, flags.out, state),
+      onCancel: () => (state.task ? cancelHint(state.task.endpoint, state.task.id, embedded, out) : []),
+      onError: (error: unknown) => errorHint(error, embedded, out, state),
     }
     const exec = async <T>(command: Command<T>) => {
       const code = await runToExit(command.run$, command.print, hooks)
@@ -109,7 +111,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       case 'task':
         return await exec(task(gateway, args[0]!, args[1]!, flags, io))
       default:
-        return await exec(bot(gateway, { topic: args[0] ?? flags.topic, model: flags.model, out: flags.out ?? 'out', overwrite: Boolean(flags.overwrite) }, io))
+        return await exec(bot(gateway, { topic: args[0] ?? flags.topic, model: flags.model, out: out ?? 'out', overwrite: Boolean(flags.overwrite) }, io))
     }
   } catch (err) {
     // Bad input found before anything ran (environment, a client option): one line, exit 2.
@@ -138,6 +140,6 @@ async function runSimulator(port: number, json: boolean, log: (line: string) => 
   log(`rxgate: simulator running; its tasks finish in about 1.5 s, so pass --poll-ms ${SIMULATOR_POLL_MS} to rxgate video or rxgate task to see every step. Ctrl-C stops it.`)
   const code = await running
   await sim.close()
-  // Ctrl-C, kill or a closed terminal is how the simulator is meant to stop.
-  return code === EXIT.cancelled || code === EXIT.terminated || code === EXIT.hangup ? EXIT.ok : code
+  // Ctrl-C or kill is how the simulator is meant to stop; a closed terminal ends it by SIGHUP (index.ts).
+  return code === EXIT.cancelled || code === EXIT.terminated ? EXIT.ok : code
 }

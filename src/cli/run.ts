@@ -27,7 +27,8 @@ export interface RunHooks {
  * Subscribes and resolves with the exit code: 0 on completion, 2 for bad
  * input, 1 for a gateway, task or other failure, 130 when Ctrl-C
  * unsubscribed (which aborts whatever request was in flight), 129 and 143
- * when SIGHUP and SIGTERM did. A second signal ends the process at once.
+ * when SIGHUP and SIGTERM did (after SIGHUP the process then ends by the
+ * signal itself: see index.ts). A second signal ends the process at once.
  */
 export function runToExit<T>(source$: Observable<T>, onValue: (value: T) => void, hooks: RunHooks): Promise<number> {
   const { log } = hooks

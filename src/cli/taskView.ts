@@ -56,7 +56,9 @@ export function urlLines(urls: readonly string[]): string {
  * ```
  */
 export function followCommand(endpoint: string, id: string, out?: string): string {
-  return `rxgate task ${shellWord(endpoint)} ${shellWord(id)}${out === undefined ? '' : ` --out ${shellWord(out)}`}`
+  // A folder named like a flag (`-x`) goes after `=`, where it cannot be read as one.
+  const outFlag = out === undefined ? '' : out.startsWith('-') ? ` --out=${shellWord(out)}` : ` --out ${shellWord(out)}`
+  return `rxgate task ${shellWord(endpoint)} ${shellWord(id)}${outFlag}`
 }
 
 /** A word as a shell reads it back unchanged: plain as it is, else in single quotes (a quote inside as `'\''`). */

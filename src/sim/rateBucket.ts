@@ -7,8 +7,8 @@ export interface RateBucket {
 /**
  * A bucket holding `limit` tokens, refilled continuously at `limit` per
  * second: a burst of `limit` passes, then one request per `1000 / limit` ms.
- * Time is passed in so the rule can be tested without a clock; time that
- * runs back is read as time standing still.
+ * Time is passed in so the rule can be tested without a clock; a step
+ * back in time is read as no time passing, and time counts on from there.
  *
  * @example
  * ```ts
@@ -22,9 +22,10 @@ export function createRateBucket(limit: number, startMs: number): RateBucket {
   let last = startMs
   return {
     take(nowMs) {
-      // A clock read earlier than the last (the wall clock set back) refills nothing and takes nothing away.
+      // A clock read earlier than the last (the wall clock set back) refills nothing and takes nothing away,
+      // and time counts on from there: an hour set back is not an hour without a token.
       tokens = Math.min(limit, tokens + (Math.max(0, nowMs - last) * limit) / 1000)
-      last = Math.max(last, nowMs)
+      last = nowMs
       if (tokens >= 1) {
         tokens -= 1
         return 0

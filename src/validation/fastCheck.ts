@@ -1,4 +1,5 @@
 import type * as v from 'valibot'
+import { objectCheck } from './objectCheck.js'
 
 /** Tests a value against a schema's rules without building a new value. */
 export type FastCheck = (value: unknown) => boolean
@@ -125,28 +126,6 @@ function compileObject(entries: Readonly<Record<string, Node>>): FastCheck | und
     return true
   })
 }
-
-/**
- * An object check written out for its keys, where code may be made from
- * strings: `v["item_id"]` is a property read that V8 learns per object
- * check, where the loop's `record[keys[i]]`, shared by every object schema,
- * looks each key up anew (a streamed delta is checked about eight times
- * faster). The source holds the schema's own key names only, quoted by
- * `JSON.stringify`, never a value. Where strings may not become code
- * (`--disallow-code-generation-from-strings`, a worker runtime), the loop
- * above does the same check.
- */
-const objectCheck = ((): ((keys: readonly string[], checks: readonly FastCheck[]) => FastCheck) | undefined => {
-  try {
-    const make = (keys: readonly string[], checks: readonly FastCheck[]): FastCheck => {
-      const terms = keys.map((key, i) => `c[${i}](v[${JSON.stringify(key)}])`)
-      return new Function('c', `return (v) => !!v && typeof v === 'object' && ${terms.join(' && ') || 'true'}`)(checks) as FastCheck
-    }
-    return make(['a'], [(value) => value === 1])({ a: 1 }) ? make : undefined
-  } catch {
-    return undefined
-  }
-})()
 
 function compileRecord(node: Node): FastCheck | undefined {
   const key = node.key && compile(node.key as Node)

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
+import { readArgs } from '../../src/cli/flags.js'
 import { followCommand } from '../../src/cli/taskView.js'
 
 // The follow command is printed for the user to paste into a shell: the shell must read back the words the user gave, and run nothing in them.
@@ -25,6 +26,12 @@ describe('followCommand', () => {
   ] as const)('endpoint %j, --out %j: the shell reads back the same words', ([endpoint, out]) => {
     const command = followCommand(endpoint, ID, out)
     expect(wordsOf(command)).toEqual(['task', endpoint, ID, ...(out === undefined ? [] : ['--out', out])])
+  })
+
+  it.for(['-x', '--sim', "-it's"])('a folder named like a flag (%j): rxgate reads it back as the folder', (out) => {
+    const { args } = readArgs(wordsOf(followCommand('t2vSpark', ID, out)), (name) => name === 'task')
+    expect(args.values.out).toBe(out)
+    expect(args.positionals).toEqual(['task', 't2vSpark', ID])
   })
 
   it('plain words stay plain', () => {

@@ -35,10 +35,10 @@ describe('maxRequestsPerSecond', () => {
     expect(at.slice(5)).toEqual([start, start + 250])
   })
 
-  // Real time on a real server, so the numbers hold however busy the machine is: with the option, the
-  // client sends at most 1 + t/50 requests by time t and the gateway's bucket holds 20 + t/50, so no
-  // amount of delay can make it refuse one; without it, the 40 go at once, and only an arrival spread
-  // over a whole second (the bucket refilling) would let them all pass. The timeout guards a hang only.
+  // Real time on a real server. With the option, the client sends at most 1 + t/50 requests by time t
+  // and the gateway's bucket holds 20 + t/50, so no delay on a busy machine can make it refuse one.
+  // Without it, the 40 go at once: only arrivals spread over a whole second (the bucket refilling)
+  // would let them all pass. The timeout guards a hang only.
   it('against a gateway allowing 20 requests a second, 40 calls at once draw no 429; without it they do', async () => {
     const refused = async (options: Partial<ClientOptions>) => {
       const sim = await simulator({ faults: { rateLimitPerSecond: { limit: 20, retryAfter: '1' } } })
