@@ -29,9 +29,10 @@ export function toRequest(req: NodeRequestLike, signal: AbortSignal): Request {
   const method = req.method ?? 'GET'
   const init: RequestInit & { duplex?: 'half' } = { method, headers, signal }
   if (method !== 'GET' && method !== 'HEAD') {
-    if (req.readableEnded && req.body !== undefined) {
-      // A body parser (express.json()) has read the stream already: send on what it parsed.
-      init.body = typeof req.body === 'string' ? req.body : req.body instanceof Uint8Array ? new Uint8Array(req.body) : JSON.stringify(req.body)
+    if (req.readableEnded) {
+      // A body parser (express.json()) has read the stream already: send on what it parsed. A middleware that read it
+      // and kept nothing leaves no body: answered at once as empty, where a wait for the spent stream would end in a 408.
+      if (req.body !== undefined) init.body = typeof req.body === 'string' ? req.body : req.body instanceof Uint8Array ? new Uint8Array(req.body) : JSON.stringify(req.body)
       headers.delete('content-length')
     } else {
       init.body = bodyOf(req)
@@ -77,7 +78,8 @@ function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
           req.on('data', (chunk: Buffer) => {
             if (!wanted) return
             controller.enqueue(new Uint8Array(chunk))
-            if ((controller.desiredSize ?? 0) <= 0) req.pause()
+            // Nothing is read ahead (highWaterMark 0): each part waits for the read after it, the rest in the socket.
+            req.pause()
           })
           req.once('end', () => wanted && controller.close())
           // A caller that goes away mid-body: the read fails (with a listener, the error is not thrown).

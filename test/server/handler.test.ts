@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { endpoints, taskEndpoint, type TaskEndpoint } from '../../src/index.js'
+import { endpoints, InvalidRequestError, taskEndpoint, type TaskEndpoint } from '../../src/index.js'
 import { createGatewayHandler, type GatewayHandlerOptions } from '../../src/server/index.js'
 import { call, callPost, errorOf, fakeFetch, KEY, openUnlessAuthorized, RESPONSES, T2V, TASK_ID } from './helpers.js'
 
@@ -139,6 +139,18 @@ describe('createGatewayHandler: answers of its own', () => {
     const left = await handler(new Request(callPost(RESPONSES, { model: 'm' }), { signal: caller.signal }))
     expect(await refusalOf(left)).toEqual([499, 'client_closed', 'The caller went away.'])
     expect(onError).not.toHaveBeenCalled()
+    expect(calls).toEqual([])
+  })
+
+  it('answers an InvalidRequestError naming no field (thrown by authorize, say) with a JSON 400 whose param is null', async () => {
+    const { handler, calls } = setup({
+      authorize: () => {
+        throw new InvalidRequestError([], 'session')
+      },
+    })
+    const res = await handler(callPost(RESPONSES, { model: 'm' }))
+    expect(res.status).toBe(400)
+    expect(await res.json()).toEqual({ error: { message: expect.stringMatching(/^Invalid session/), type: 'invalid_request_error', param: null, code: 'invalid_request', issues: [] } })
     expect(calls).toEqual([])
   })
 })

@@ -17,7 +17,7 @@ function creation(host: string, origin?: string): Request {
 
 describe('isLoopbackHostname', () => {
   it('takes localhost, names under it, 127.0.0.0/8 and [::1], as URL writes them', () => {
-    for (const host of ['localhost', 'LOCALHOST:80', 'app.localhost', 'a.b.localhost', '127.0.0.1', '127.255.0.9', '127.1', '0x7f.1', '[::1]', '[0:0:0:0:0:0:0:1]:3000']) {
+    for (const host of ['localhost', 'LOCALHOST:80', 'app.localhost', 'a.b.localhost', '127.0.0.1', '127.255.0.9', '127.0.10.1', '127.0.0.10', '127.100.200.255', '127.1', '0x7f.1', '[::1]', '[0:0:0:0:0:0:0:1]:3000']) {
       expect(isLoopbackHostname(new URL(`http://${host}`).hostname), host).toBe(true)
     }
   })
@@ -26,6 +26,8 @@ describe('isLoopbackHostname', () => {
     for (const host of ['evil.test', 'localhost.evil.test', 'evillocalhost', '127.0.0.1.evil.test', '128.0.0.1', '0.0.0.0', '10.0.0.1', '[::]', '[::ffff:127.0.0.1]', 'localhost.']) {
       expect(isLoopbackHostname(new URL(`http://${host}`).hostname), host).toBe(false)
     }
+    // A URL of another scheme leaves its host as written: one that only ends like an address in 127.0.0.0/8 is not one.
+    for (const host of ['x127.0.0.1', 'evil.127.0.0.1', '1127.0.0.1']) expect(isLoopbackHostname(new URL(`foo://${host}`).hostname), host).toBe(false)
   })
 })
 
@@ -47,7 +49,7 @@ describe('createGatewayHandler with allowUnauthenticated: true', () => {
 
   it('answers a call from a page that is not a loopback one with a 403, whatever its Host', async () => {
     const { handler, calls } = open()
-    for (const origin of ['http://evil.test:4100', 'null', 'file://', 'chrome-extension://abc', 'not a url', 'http://127.0.0.1.evil.test']) {
+    for (const origin of ['http://evil.test:4100', 'null', 'file://', 'chrome-extension://abc', 'chrome-extension://localhost', 'ws://localhost', 'not a url', 'http://127.0.0.1.evil.test']) {
       const reply = await handler(creation('127.0.0.1:4100', origin))
       expect([reply.status, (await errorOf(reply)).message], origin).toEqual([403, `This server lets callers through without authorize only from a loopback page (localhost, 127.0.0.1, [::1]), not from ${JSON.stringify(origin)}.`])
     }

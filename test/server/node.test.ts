@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http'
+import { EventEmitter } from 'node:events'
 import { connect, type Socket } from 'node:net'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { createGatewayHandler, expressMiddleware, nodeListener, type GatewayHandler, type NodeRequestLike } from '../../src/server/index.js'
@@ -283,6 +284,49 @@ describe('serveNode, waiting for a slow browser', () => {
     browser = stalled.socket
     await expect(stalled.ended).resolves.toBeUndefined()
     expect(pulls).toBe(1)
+  })
+})
+
+describe('serveNode, writing to a browser that takes each part slowly', () => {
+  it('leaves no listener behind for each wait: a reply of many parts, each waited for, warns of no leak', async () => {
+    const warnings: Error[] = []
+    const onWarning = (warning: Error) => void warnings.push(warning)
+    process.on('warning', onWarning)
+    onTestFinished(() => void process.off('warning', onWarning))
+    // A browser whose connection is always full: every write waits for 'drain', which comes a turn later.
+    class SlowBrowser extends EventEmitter {
+      statusCode = 200
+      writableFinished = false
+      headersSent = false
+      written = 0
+      setHeader(): void {}
+      flushHeaders(): void {
+        this.headersSent = true
+      }
+      write(chunk: Uint8Array): boolean {
+        this.written += chunk.byteLength
+        setImmediate(() => this.emit('drain'))
+        return false
+      }
+      end(): void {
+        this.writableFinished = true
+        this.emit('close')
+      }
+      destroy(): void {
+        this.emit('close')
+      }
+    }
+    const res = new SlowBrowser()
+    // More waits than the signal's listener limit (fetch's Request raises it to 1,500), each of which would leave one.
+    const PARTS = 2_000
+    let sent = 0
+    const body = new ReadableStream<Uint8Array>({ pull: (controller) => (sent++ < PARTS ? controller.enqueue(new Uint8Array(10)) : controller.close()) }, { highWaterMark: 0 })
+    const req = { headers: { host: '127.0.0.1' }, method: 'GET', url: '/api/rxgate/x', complete: true } as unknown as IncomingMessage
+    await serveNode(handlerOf(async () => new Response(body)), req, res as unknown as ServerResponse)
+    expect([res.written, res.writableFinished]).toEqual([PARTS * 10, true])
+    // A warning is emitted on the next tick at the latest.
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning')
   })
 })
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { isInvalidRequestError } from '../../src/index.js'
 import { createGatewayHandler, type GatewayHandlerOptions } from '../../src/server/index.js'
 import { callPost, fakeFetch, KEY, RESPONSES } from './helpers.js'
@@ -98,5 +98,35 @@ describe('createGatewayHandler: every option checked at start', () => {
   it('lists every issue in one error', () => {
     const issues = issuesOf({ baseUrl: 'gateway', apiKey: KEY, headers: { 'x-a': 'a\r\nb' }, bodyTimeoutMs: 0, models: [1], onError: 1, fetch: 1 })
     expect(issues.map((i) => i.path)).toEqual(['baseUrl', 'authorize', 'models.0', 'bodyTimeoutMs', 'headers.x-a', 'fetch', 'onError'])
+  })
+
+  it('names a function given where something else belongs as one', () => {
+    expect(issuesOf({ ...GOOD, models: () => ['m'] })).toEqual([{ path: 'models', message: 'must be an array of model names (got a function)' }])
+  })
+
+  it('needs a fetch option where there is no global fetch, and only there', () => {
+    vi.stubGlobal('fetch', undefined)
+    try {
+      expect(issuesOf(GOOD)).toEqual([{ path: 'fetch', message: 'is required where no global fetch exists' }])
+      expect(issuesOf({ ...GOOD, fetch: async () => new Response() })).toEqual([])
+    } finally {
+      vi.unstubAllGlobals()
+    }
+    expect(issuesOf(GOOD)).toEqual([])
+  })
+
+  it('takes only an address that starts with http:// or https://, not one that merely holds it', () => {
+    for (const baseUrl of ['ftp://gateway.example/https://gateway.example', 'xhttps://gateway.example']) {
+      expect(issuesOf({ ...GOOD, baseUrl }), baseUrl).toEqual([{ path: 'baseUrl', message: 'must be an http:// or https:// URL' }])
+    }
+  })
+
+  it('lets a failure in reading a task endpoint (a throwing getter) through as it is', () => {
+    const endpoint = {
+      get name(): string {
+        throw new Error('the getter failed')
+      },
+    }
+    expect(() => createGatewayHandler({ ...GOOD, taskEndpoints: [endpoint] } as unknown as GatewayHandlerOptions)).toThrow('the getter failed')
   })
 })

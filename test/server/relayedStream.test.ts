@@ -61,4 +61,24 @@ describe('RelayedStream', () => {
     // The web body was left alone: the chunks went straight to the socket.
     expect(response.bodyUsed).toBe(false)
   })
+
+  it('takes chunks that cannot be stopped (an iterator with no return): its body is cancelled, and the browser may leave, cleanly', async () => {
+    const unstoppable = (make: () => Uint8Array): AsyncIterable<Uint8Array> => ({ [Symbol.asyncIterator]: () => ({ next: async () => ({ done: false, value: make() }) }) })
+    await expect(new RelayedStream(unstoppable(() => encode('a')), { status: 200 }).body!.cancel()).resolves.toBeUndefined()
+    let browser: Socket | undefined // eslint-disable-line prefer-const -- set below, once the socket exists; the chunks read it
+    const huge = new Uint8Array(32 * 1024 * 1024).fill(0x61)
+    const response = new RelayedStream(
+      unstoppable(() => {
+        setImmediate(() => browser!.destroy())
+        return huge
+      }),
+      { status: 200 },
+    )
+    const handler: GatewayHandler = Object.assign(async () => response, { basePath: '/api/rxgate' })
+    const served: Promise<void>[] = []
+    const url = await listen(createServer((req, res) => void served.push(serveNode(handler, req, res))))
+    const stalled = stalledBrowser(url, served)
+    browser = stalled.socket
+    await expect(stalled.ended).resolves.toBeUndefined()
+  })
 })

@@ -91,3 +91,76 @@ describe('scrubbedChunks', () => {
     expect(scrubbedChunks(iterable, 'dev')).toBe(iterable)
   })
 })
+
+describe('scrubbedChunks: the pieces it gives and the end', () => {
+  it('ends with an unfinished last line as a value, not as the end itself', async () => {
+    expect((await all(KEY, [encode('data: 1\n'), encode(`data: ${KEY}`)])).map((c) => decode([c]))).toEqual(['data: 1\n', 'data: [redacted]'])
+  })
+
+  it('gives a chunk of whole lines, with nothing held before it, as that one chunk', async () => {
+    const second = encode('data: 2\n\ndata: 3\n\n')
+    const out = await all(KEY, [encode('data: 1\n\n'), second])
+    expect(out.map((c) => decode([c]))).toEqual(['data: 1\n\n', 'data: 2\n\ndata: 3\n\n'])
+    expect(out[1]!.buffer).toBe(second.buffer)
+  })
+
+  it('takes a lone CR as a line end: such lines are not held back', async () => {
+    expect((await all(KEY, [encode('data: 1\r\r'), encode('data: 2\r\r')])).map((c) => decode([c]))).toEqual(['data: 1\r\r', 'data: 2\r\r'])
+  })
+
+  it('reads its source no further once it has ended, or has been stopped with pieces still to give', async () => {
+    const ended = source([encode('data: 1\n\n')])
+    const chunks = scrubbedChunks(ended.iterable, KEY)[Symbol.asyncIterator]()
+    await chunks.next()
+    expect(await chunks.next()).toEqual({ done: true, value: undefined })
+    const reads = ended.seen.reads
+    expect(await chunks.next()).toEqual({ done: true, value: undefined })
+    expect(ended.seen.reads).toBe(reads)
+    // Two pieces from the second chunk, one taken; then stopped, with a third chunk not yet read.
+    const stopped = source([encode('data: '), encode('1\n\ndata: 2\n\n'), encode('data: 3\n\n')])
+    const early = scrubbedChunks(stopped.iterable, KEY)[Symbol.asyncIterator]()
+    expect(decode([(await early.next()).value!])).toBe('data: 1\n')
+    await early.return!()
+    expect(await early.next()).toEqual({ done: true, value: undefined })
+    expect(stopped.seen.reads).toBe(2)
+  })
+
+  it('reads its source no further after a line too long, and gives the end after the failure', async () => {
+    const { iterable, seen } = source([new Uint8Array(16 * 1024 * 1024 + 1).fill(0x78), encode('x\n')])
+    const chunks = scrubbedChunks(iterable, KEY)[Symbol.asyncIterator]()
+    await expect(chunks.next()).rejects.toThrow('A stream line is longer than')
+    expect(await chunks.next()).toEqual({ done: true, value: undefined })
+    expect(seen.reads).toBe(1)
+  })
+
+  it('takes a source whose iterator cannot be stopped (no return): stopping it, or a line too long, still ends it cleanly', async () => {
+    const endless = (chunks: Uint8Array[]): AsyncIterable<Uint8Array> => ({
+      [Symbol.asyncIterator]: () => ({ next: async () => ({ done: false, value: chunks.shift() ?? encode('data: more\n') }) }),
+    })
+    const chunks = scrubbedChunks(endless([encode('data: 1\n')]), KEY)[Symbol.asyncIterator]()
+    await chunks.next()
+    expect(await chunks.return!()).toEqual({ done: true, value: undefined })
+    const long = scrubbedChunks(endless([new Uint8Array(16 * 1024 * 1024 + 1).fill(0x78)]), KEY)[Symbol.asyncIterator]()
+    await expect(long.next()).rejects.toThrow('A stream line is longer than')
+  })
+})
+
+describe('scrubbedChunks: masking bytes as they came', () => {
+  const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))))
+
+  it('passes bytes that are not UTF-8 on untouched beside a masked ASCII key', async () => {
+    const out = await all(KEY, [bytes('data: ', [0xff, 0xfe], ` ${KEY}\n`)])
+    expect(Buffer.concat(out)).toEqual(bytes('data: ', [0xff, 0xfe], ' [redacted]\n'))
+  })
+
+  it('masks a key with a character from U+0080 up, such as U+0080 itself', async () => {
+    const key = 'sk-\u0080-0123456789abcdef'
+    expect(decode(await all(key, [encode(`data: ${key}\n`)]))).toBe('data: [redacted]\n')
+  })
+
+  it('passes a line without the key on untouched, bytes that are not UTF-8 included, for a key that is not ASCII', async () => {
+    const key = 'sk-café-0123456789abcdef'
+    const line = bytes('data: ', [0xff], ' no key here\n')
+    expect(Buffer.concat(await all(key, [line]))).toEqual(line)
+  })
+})

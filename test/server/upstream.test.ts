@@ -148,4 +148,24 @@ describe('createGatewayHandler: the call to the gateway', () => {
     const res = await handler(call(`${RESPONSES}/resp_1`))
     expect([res.status, await errorOf(res)]).toEqual([502, { message: 'The connection to the gateway closed in the middle of its reply.', type: 'server_error', param: null, code: 'gateway_reply_broken' }])
   })
+
+  it('passes an event stream on as a stream for any 2xx up to 299, and reads one under an error status whole', async () => {
+    const stream = (status: number) => () => new Response('data: 1\n\n', { status, headers: { 'content-type': 'text/event-stream' } })
+    const last = await setup(stream(299)).handler(call(`${RESPONSES}/resp_1?stream=true`))
+    expect([last.status, last.headers.get('x-accel-buffering'), last.headers.get('content-length')]).toEqual([299, 'no', null])
+    const failed = await setup(stream(500)).handler(call(`${RESPONSES}/resp_1?stream=true`))
+    expect([failed.status, failed.headers.get('x-accel-buffering'), failed.headers.get('content-length'), await failed.text()]).toEqual([500, null, '9', 'data: 1\n\n'])
+  })
+
+  it('holds a 299 reply to maxReplyBytes, as any 2xx', async () => {
+    const { handler } = setup(() => new Response('x'.repeat(1_001), { status: 299 }), { maxReplyBytes: 1_000 })
+    const res = await handler(call(`${RESPONSES}/resp_1`))
+    expect([res.status, (await errorOf(res)).code]).toEqual([502, 'gateway_reply_too_large'])
+  })
+
+  it('passes an event stream a fetch answered without a body on as an empty one', async () => {
+    const { handler } = setup(() => new Response(null, { status: 200, headers: { 'content-type': 'text/event-stream' } }))
+    const res = await handler(call(`${RESPONSES}/resp_1?stream=true`))
+    expect([res.status, res.headers.get('content-type'), await res.text()]).toEqual([200, 'text/event-stream', ''])
+  })
 })
