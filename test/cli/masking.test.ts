@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { main } from '../../src/cli/main.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { leaks, SECRET, startMaskingGateway } from '../security/maskingGateway.js'
+import { runInProcess } from './inProcess.js'
 
 let gateway: Awaited<ReturnType<typeof startMaskingGateway>>
 beforeAll(async () => {
@@ -8,20 +8,8 @@ beforeAll(async () => {
 })
 afterAll(() => gateway.close())
 
-/** Runs the CLI in this process against the hostile gateway, capturing what it prints. */
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true))
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true))
-  try {
-    const code = await main(args, { GATEWAY_BASE_URL: gateway.url, GATEWAY_API_KEY: SECRET })
-    return { code, stdout, stderr }
-  } finally {
-    out.mockRestore()
-    err.mockRestore()
-  }
-}
+/** Runs the CLI in this process against the gateway, capturing what it prints. */
+const run = (args: string[]) => runInProcess(args, { GATEWAY_BASE_URL: gateway.url, GATEWAY_API_KEY: SECRET })
 
 describe('rxgate CLI output, against a gateway that echoes the key', () => {
   it('respond --json: the Response whose model is the key is printed with the key masked', async () => {

@@ -2,10 +2,10 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { firstValueFrom } from 'rxjs'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { main } from '../../src/cli/main.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createGateway, endpoints } from '../../src/index.js'
 import { startSimulator, type Simulator } from '../../src/sim/index.js'
+import { runInProcess } from './inProcess.js'
 
 // A task id is the gateway's word: --out must not replace a file already there unless --overwrite says so.
 
@@ -29,19 +29,8 @@ async function completedTask(): Promise<string> {
   return taskId
 }
 
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true))
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true))
-  try {
-    const code = await main(args, { GATEWAY_BASE_URL: sim.url, GATEWAY_API_KEY: sim.apiKey })
-    return { code, stdout, stderr }
-  } finally {
-    out.mockRestore()
-    err.mockRestore()
-  }
-}
+/** Runs the CLI in this process against the gateway, capturing what it prints. */
+const run = (args: string[]) => runInProcess(args, { GATEWAY_BASE_URL: sim.url, GATEWAY_API_KEY: sim.apiKey })
 
 describe('rxgate task --out, a file already there', () => {
   it('is kept: exit 1 naming the file and --overwrite, the follow command, nothing else written in the folder', async () => {
