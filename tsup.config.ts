@@ -9,7 +9,7 @@ import { defineConfig, type Options } from 'tsup'
 // Each `x.browser.ts` takes the place of its twin `x.ts` in the browser build.
 const nodeTwins = ['!src/transport/defaultTransport.ts', '!src/validation/fastCheck.ts', '!src/download/sink.ts', '!src/download/fileSink.ts', '!src/transport/publicFetch.ts']
 // rxgate/node (Node streams) and the partial files of downloads: never part of a browser build.
-const nodeOnly = ['!src/node/index.ts', '!src/node/toReadable.ts', '!src/node/toTextReadable.ts', '!src/download/partialFileSink.ts', '!src/download/partVersion.ts', '!src/validation/objectCheck.ts']
+const nodeOnly = ['!src/node/index.ts', '!src/node/toReadable.ts', '!src/node/toTextReadable.ts', '!src/download/partialFileSink.ts', '!src/download/partVersion.ts', '!src/validation/objectCheck.ts', '!src/download/placeNew.ts']
 async function browserFiles(): Promise<void> {
   const files = (await readdir('dist/browser', { recursive: true })).filter((f) => f.endsWith('.browser.js'))
   await Promise.all(files.map((f) => rename(`dist/browser/${f}`, `dist/browser/${f.replace(/\.browser\.js$/, '.js')}`)))

@@ -52,6 +52,8 @@ export interface Client extends Connection, RetryPolicy {
   readonly allowHosts?: readonly string[]
   /** Private addresses allowed to the `audio_url` check of `textToVideo$` (see `ClientOptions.allowPrivateNetwork`). */
   readonly allowPrivateNetwork?: boolean
+  /** A server-side render's client: the `audio_url` check sends nothing either (see `ClientOptions.serverRendering`). */
+  readonly serverRendering?: boolean
 }
 
 /**
@@ -116,6 +118,7 @@ export function createClient(options: ClientOptions): Client {
     taskDeadlineMs: options.taskDeadlineMs ?? DEFAULTS.taskDeadlineMs,
     allowHosts: Object.freeze([...(options.allowHosts ?? [])]),
     allowPrivateNetwork: options.allowPrivateNetwork === true,
+    serverRendering: options.serverRendering === true,
   }
   // Held, but out of `console.log(client)` and `JSON.stringify(client)`.
   Object.defineProperties(client, { headers: { value: headers }, secret: { value: secret } })

@@ -4,6 +4,7 @@ import type { RequestIssue } from './errors/InvalidRequestError.js'
 import type { ClientHooks } from './hooks.js'
 import type { Telemetry } from './telemetry.js'
 import { isHostEntry, notHostEntry, notHostList } from './transport/allowHosts.js'
+import { keyStaysLocal } from './transport/loopbackName.js'
 import type { Exchange, Transport } from './transport/types.js'
 import { toIssues } from './validation/check.js'
 import { isPlainObject, knownFields, typed, typeName, type OptionsOf } from './validation/fields.js'
@@ -54,6 +55,21 @@ const CLIENT_OPTIONS = {
    * @defaultValue `false`
    */
   dangerouslyAllowBrowser: v.optional(flag),
+  /**
+   * Allow an `apiKey` over plain `http://` to a host other than this machine
+   * (`localhost`, `127.x.x.x` and `[::1]` need nothing).
+   * Anyone on the way can read the key there and call the gateway with it,
+   * so such a `baseUrl` is refused by default; use `https://`, or set this
+   * for a gateway on a network you trust (a sidecar, a lab).
+   *
+   * @example
+   * ```ts
+   * createClient({ baseUrl: 'http://gateway.internal:8080', apiKey, allowInsecureHttp: true })
+   * ```
+   *
+   * @defaultValue `false`
+   */
+  allowInsecureHttp: v.optional(flag),
   /** A `fetch` to send requests with. @defaultValue undici's pooled dispatcher in Node, the page's `fetch` in a browser */
   fetch: v.optional(typed<typeof globalThis.fetch>('a function', isFunction)),
   /** A transport of your own (any HTTP stack, a test double); takes precedence over `fetch`. */
@@ -196,6 +212,16 @@ const CLIENT_OPTIONS = {
    * @defaultValue `false`
    */
   allowPrivateNetwork: v.optional(flag),
+  /**
+   * The client stands in for the browser's during a server-side render
+   * (`serverRendering` of `rxgate/angular` sets it, with a transport that
+   * never answers): the `audio_url` check of `textToVideo$`, which reads the
+   * file with a fetch of its own rather than the transport, is not made
+   * either, so the render sends nothing; the browser checks when it calls.
+   *
+   * @defaultValue `false`
+   */
+  serverRendering: v.optional(flag),
 }
 
 /** The options of `createClient`, each with its type, its rule and its message; `ClientOptions` is its input type. */
@@ -234,12 +260,20 @@ function reservedNames(given: object): RequestIssue[] {
   return ['__proto__', 'constructor', 'prototype'].filter((name) => Object.hasOwn(given, name)).map((path) => ({ path, message: 'is not an option of createClient' }))
 }
 
+interface AddressOptions {
+  readonly baseUrl?: unknown
+  readonly apiKey?: unknown
+  readonly dangerouslyAllowBrowser?: unknown
+  readonly allowInsecureHttp?: unknown
+}
+
 /**
  * What the page decides: in a browser, `baseUrl` may be a path of the page's
  * origin, which needs no key; a key in page code is refused unless
- * `dangerouslyAllowBrowser`. The shapes themselves are the schema's.
+ * `dangerouslyAllowBrowser`. A key over plain http to another machine is
+ * refused unless `allowInsecureHttp`. The shapes themselves are the schema's.
  */
-function addressIssues({ baseUrl, apiKey, dangerouslyAllowBrowser }: { readonly baseUrl?: unknown; readonly apiKey?: unknown; readonly dangerouslyAllowBrowser?: unknown }, origin: string | undefined): RequestIssue[] {
+function addressIssues({ baseUrl, apiKey, dangerouslyAllowBrowser, allowInsecureHttp }: AddressOptions, origin: string | undefined): RequestIssue[] {
   const issues: RequestIssue[] = []
   const local = typeof baseUrl === 'string' && origin !== undefined && (/^\/(?!\/)/.test(baseUrl) || baseUrl.startsWith(`${origin}/`))
   if (typeof baseUrl === 'string' && baseUrl && !local && !/^https?:\/\/[^/]/.test(baseUrl)) {
@@ -252,5 +286,23 @@ function addressIssues({ baseUrl, apiKey, dangerouslyAllowBrowser }: { readonly 
       message: 'is refused in browser code, where anyone can read it: call your own server (baseUrl: "/api/rxgate" with rxgate/server) or pass dangerouslyAllowBrowser: true',
     })
   }
+  const host = typeof apiKey === 'string' && apiKey.trim() && allowInsecureHttp !== true ? clearTextHost(baseUrl, origin) : undefined
+  if (host !== undefined) {
+    issues.push({
+      path: 'baseUrl',
+      message: `is http:// to ${host}, not this machine: apiKey would cross the network in clear text; use https://, or pass allowInsecureHttp: true to send it anyway`,
+    })
+  }
   return issues
+}
+
+/**
+ * The host of `baseUrl` (a path read against the page's origin) when a key
+ * sent there would cross the network in clear text (see `keyStaysLocal`);
+ * undefined otherwise, or for what is no URL at all (refused above).
+ */
+function clearTextHost(baseUrl: unknown, origin: string | undefined): string | undefined {
+  if (typeof baseUrl !== 'string' || !URL.canParse(baseUrl, origin || undefined)) return undefined
+  const url = new URL(baseUrl, origin || undefined)
+  return url.protocol !== 'http:' || url.hostname === '' || keyStaysLocal(url) ? undefined : url.hostname
 }

@@ -96,7 +96,9 @@ export function textToVideo$(client: Client, body: TextToVideoRequest, options: 
     const trace = taskTrace(client, endpoints.t2vSpark, body)
     const created$ = create$(client, endpoints.t2vSpark, text, options, trace)
     // The file is read before anything reaches the gateway: audio that breaks a rule creates no (paid) task.
-    const call$ = probe ? checkAudio$(body.audio_url!, probe).pipe(switchMap(() => created$)) : created$
+    // Not during a server-side render, which sends nothing (the check reads with a fetch of its own, not the
+    // transport that never answers there): the browser checks when it calls.
+    const call$ = probe && client.serverRendering !== true ? checkAudio$(body.audio_url!, probe).pipe(switchMap(() => created$)) : created$
     return traced$(trace, call$, client.secret, seeTask)
   })
 }

@@ -19,8 +19,9 @@ const neverScheduler: SchedulerLike = { now: () => Date.now(), schedule: () => n
 /**
  * The options of a server-side render's client: every call checks its input
  * as in the browser, then waits without sending anything until it is
- * unsubscribed (when the rendered app is destroyed). The browser sends the
- * call once the hydrated page subscribes.
+ * unsubscribed (when the rendered app is destroyed); the `audio_url` check of
+ * `textToVideo$` is not made either. The browser sends the call (and makes
+ * the check) once the hydrated page subscribes.
  *
  * The browser's options (a relative `baseUrl`, no key) are not those of a
  * server client, so a stand-in address and key are used: nothing is sent
@@ -29,10 +30,13 @@ const neverScheduler: SchedulerLike = { now: () => Date.now(), schedule: () => n
 export function serverRendering(options: ClientOptions): ClientOptions {
   return {
     ...options,
-    baseUrl: 'http://server-render.invalid',
+    // https: createClient refuses a key over plain http to another host, a stand-in one included.
+    baseUrl: 'https://server-render.invalid',
     apiKey: 'nothing-is-sent-during-server-rendering',
     // Not a key; allowed even where a server-side DOM defines `document`.
     dangerouslyAllowBrowser: true,
+    // The `audio_url` check of `textToVideo$` reads with a fetch of its own, not the transport: it is left to the browser too.
+    serverRendering: true,
     // An exchange of the app's own would be used before the transport: none, so nothing can leave.
     exchange: undefined,
     transport: waitForever,

@@ -1,6 +1,6 @@
 import type { PollDelayOptions } from '../policy/defaults.js'
 import { createGateway, type Gateway } from '../gateway.js'
-import { isLoopbackHostname } from '../server/loopback.js'
+import { keyStaysLocal } from '../transport/loopbackName.js'
 import { startSimulator } from '../sim/index.js'
 import { UsageError } from './usageError.js'
 
@@ -42,8 +42,9 @@ export async function connect(env: NodeJS.ProcessEnv, log: (line: string) => voi
     if (apiKey && !baseUrl) throw new UsageError('GATEWAY_API_KEY is set but GATEWAY_BASE_URL is empty or unset; set the base URL, or pass --sim to use an embedded simulator')
     if (baseUrl && apiKey) {
       if (!isHttpUrl(baseUrl)) throw new UsageError(`GATEWAY_BASE_URL must be an http:// or https:// URL (got ${JSON.stringify(baseUrl)})`)
-      checkPlainHttp(new URL(baseUrl), env.GATEWAY_ALLOW_HTTP)
-      return { gateway: createGateway({ baseUrl, apiKey, ...(poll ? { taskPoll: poll } : {}) }), embedded: false, close: async () => {} }
+      // Checked here as well as by createClient, so that the refusal names the variable a user of the command line sets.
+      const allowInsecureHttp = checkPlainHttp(new URL(baseUrl), env.GATEWAY_ALLOW_HTTP)
+      return { gateway: createGateway({ baseUrl, apiKey, ...(allowInsecureHttp ? { allowInsecureHttp } : {}), ...(poll ? { taskPoll: poll } : {}) }), embedded: false, close: async () => {} }
     }
   }
   const sim = await startSimulator()
@@ -52,11 +53,16 @@ export async function connect(env: NodeJS.ProcessEnv, log: (line: string) => voi
   return { gateway, embedded: true, close: () => sim.close() }
 }
 
-/** Refuses a key sent in clear text over the network: `http://` to a host that is not this machine, unless `GATEWAY_ALLOW_HTTP=1`. */
-function checkPlainHttp(url: URL, allow: string | undefined): void {
+/**
+ * Refuses a key sent in clear text over the network: `http://` to a host
+ * that is not this machine, unless `GATEWAY_ALLOW_HTTP=1`. True when that
+ * variable allows it (the client is then made with `allowInsecureHttp`).
+ */
+function checkPlainHttp(url: URL, allow: string | undefined): boolean {
   const allowed = allow?.trim() ?? ''
-  if (allowed !== '' && allowed !== '0' && allowed !== '1') throw new UsageError(`GATEWAY_ALLOW_HTTP must be 1 or unset (got ${JSON.stringify(allow)})`)
-  if (url.protocol !== 'http:' || isLoopbackHostname(url.hostname) || allowed === '1') return
+  if (allowed !== '' && allowed !== '0' && allowed !== '1') throw new UsageError(`GATEWAY_ALLOW_HTTP must be 0, 1 or unset (got ${JSON.stringify(allow)})`)
+  if (keyStaysLocal(url)) return false
+  if (allowed === '1') return true
   throw new UsageError(
     `GATEWAY_BASE_URL is http:// to ${url.hostname}, not this machine: the key would cross the network in clear text; use https://, or set GATEWAY_ALLOW_HTTP=1 to send it anyway`,
   )

@@ -101,15 +101,16 @@ export function download$(url: string, target: DownloadTarget, options: Download
 
 /** The target's sink: keeping its partial file with `keepPartial`, hashing with `sha256`. */
 function sinkOf(url: string, path: string, target: DownloadTarget, options: DownloadOptions): Sink {
-  const { keepPartial = false, sha256 = false } = options
+  const { keepPartial = false, sha256 = false, overwrite = true } = options
   const issues = []
+  if (typeof overwrite !== 'boolean') issues.push({ path: 'overwrite', message: `must be a boolean (got ${typeof overwrite})` })
   if (typeof keepPartial !== 'boolean') issues.push({ path: 'keepPartial', message: `must be a boolean (got ${typeof keepPartial})` })
   else if (keepPartial && typeof target !== 'string') issues.push({ path: 'keepPartial', message: 'needs a file path target: a stream or a Blob cannot be continued later' })
   if (typeof sha256 !== 'boolean' && !(typeof sha256 === 'string' && /^[\da-f]{64}$/i.test(sha256))) {
     issues.push({ path: 'sha256', message: `must be true, false, or a SHA-256 digest of 64 hex digits (got ${typeof sha256 === 'string' ? `${sha256.length} characters` : typeof sha256})` })
   }
   if (issues.length > 0) throw new InvalidRequestError(issues, 'download')
-  const sink = openSink(target, options.end !== false, keepPartial ? url : undefined)
+  const sink = openSink(target, options.end !== false, keepPartial ? url : undefined, overwrite)
   return sha256 === false ? sink : checksumSink(sink, typeof sha256 === 'string' ? sha256.toLowerCase() : undefined, path)
 }
 

@@ -2,7 +2,9 @@ import type { FileHandle } from 'node:fs/promises'
 import { InvalidRequestError } from '../errors/InvalidRequestError.js'
 import { fileWrites, writeAt } from './fileWrites.js'
 import { readPart, readPartVersion, writePartVersion } from './partVersion.js'
+import { GatewayError } from '../errors/GatewayError.js'
 import { nodeModules } from './nodeModules.js'
+import { placeNew } from './placeNew.js'
 import type { Sink } from './sinkTypes.js'
 
 // Targets being written by a download of this process: two writers of one part file would interleave.
@@ -12,11 +14,13 @@ const busy = new Set<string>()
  * The sink of `keepPartial`: bytes go to `<file>.part`, the version they
  * belong to to `<file>.part.json` (see `partVersion`), both beside the file,
  * so a download that fails, is unsubscribed or dies leaves them to continue
- * from; `finish` renames the part to `file`. An existing `<file>.part` that is
- * a symbolic link is not followed. A target already being written by this
- * process is refused with `InvalidRequestError`.
+ * from; `finish` renames the part to `file` (with `overwrite: false`, only
+ * where nothing is: a file there is kept, and so is the part, to be finished
+ * once that file is moved). An existing `<file>.part` that is a symbolic
+ * link is not followed. A target already being written by this process is
+ * refused with `InvalidRequestError`.
  */
-export function partialFileSink(file: string, url: string): Sink {
+export function partialFileSink(file: string, url: string, { overwrite = true }: { readonly overwrite?: boolean } = {}): Sink {
   const { fs, path } = nodeModules()
   const final = path.resolve(file)
   const part = `${final}.part`
@@ -64,20 +68,24 @@ export function partialFileSink(file: string, url: string): Sink {
         position = 0
         return true
       }),
-    finish: () =>
-      writing(async () => {
+    finish: async () => {
+      const placed = await writing(async () => {
         const h = await opened()
         // A longer leftover must not trail the file; synced first, so the final name never holds bytes still in flight.
         await h.truncate(position)
         await h.sync()
         handle = undefined
         await h.close()
-        await fs.rename(part, final)
+        if (overwrite) await fs.rename(part, final)
+        else if (!(await placeNew(fs, part, final))) return false
         gone = true
         release()
         await writePartVersion(fs, final, url, undefined)
-        return { file: final }
-      }),
+        return true
+      })
+      if (!placed) throw new GatewayError(`${final} is there already and is not replaced (overwrite is false); the download waits in ${part}: move that file away and download it again to finish.`)
+      return { file: final }
+    },
     discard: (scrap = false) => {
       // Released at once: the same target may be downloaded again right after an unsubscribe.
       gone = true

@@ -17,7 +17,8 @@ export interface SaveResultsOptions extends Omit<DownloadOptions, 'expiresAt' | 
    * `true`: a file already at a result's name (from an earlier run, or put
    * there by anyone) is replaced. By default it is refused with
    * `InvalidRequestError` before any request: the task id that names the file
-   * is the gateway's to choose. @defaultValue `false`
+   * is the gateway's to choose. One that appears during the download is kept
+   * too: the save fails with `GatewayError`. @defaultValue `false`
    */
   readonly overwrite?: boolean
 }
@@ -87,13 +88,16 @@ export function saveResults(dir: string, options: SaveResultsOptions = {}): Oper
                 defer(async () => {
                   // Only video results carry `expiresAt`: it tells the kind where the URL does not.
                   const file = resultFile(folder, done.taskId, index, extensionOf(url, done.expiresAt ? 'mp4' : 'png'))
-                  if (!overwrite && !ours.has(file) && (await taken(file))) throw alreadyThere(file)
+                  const replace = overwrite || ours.has(file)
+                  // Checked first, so that a name already taken costs no request; the download's last step
+                  // keeps a file that appears meanwhile too (`overwrite: false` reaches the file sink).
+                  if (!replace && (await taken(file))) throw alreadyThere(file)
                   ours.add(file)
-                  return file
+                  return { file, replace }
                 }).pipe(
-                  switchMap((file) => {
+                  switchMap(({ file, replace }) => {
                     const expiry = done.expiresAt ? { expiresAt: done.expiresAt } : {}
-                    return download$(url, file, { ...download, ...expiry }).pipe(map((event): SaveResultsEvent => ({ ...event, taskId: done.taskId, index, file })))
+                    return download$(url, file, { ...download, ...expiry, overwrite: replace }).pipe(map((event): SaveResultsEvent => ({ ...event, taskId: done.taskId, index, file })))
                   }),
                 ),
               ),

@@ -8,11 +8,12 @@ import { writableSink } from './writableSink.js'
 
 /**
  * Node: a file path, a `Writable` or a Blob; a file path with `partialOf`
- * (the URL, for `keepPartial`) keeps its partial file. The browser build
+ * (the URL, for `keepPartial`) keeps its partial file; `overwrite: false`
+ * keeps a file already at the path (see `fileSink`). The browser build
  * swaps this file for `sink.browser.ts`.
  */
-export function openSink(target: DownloadTarget, end: boolean, partialOf?: string): Sink {
-  if (typeof target === 'string' && target) return partialOf === undefined ? fileSink(target) : partialFileSink(target, partialOf)
+export function openSink(target: DownloadTarget, end: boolean, partialOf?: string, overwrite = true): Sink {
+  if (typeof target === 'string' && target) return partialOf === undefined ? fileSink(target, { overwrite }) : partialFileSink(target, partialOf, { overwrite })
   if (typeof target === 'object' && target !== null) {
     if ('blob' in target && target.blob === true) return blobSink(target)
     if ('write' in target && typeof target.write === 'function') return writableSink(target, end)

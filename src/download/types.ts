@@ -132,6 +132,16 @@ export interface DownloadOptions {
    */
   readonly keepPartial?: boolean
   /**
+   * A file target: `false` keeps a file (or a link) already at the name when
+   * the download completes, and fails with `GatewayError` rather than
+   * replace it: the file is given its name only where nothing is, in one
+   * step, so one that appears during the download is kept too. `saveResults`
+   * passes `false` unless given `overwrite: true`.
+   *
+   * @defaultValue `true`
+   */
+  readonly overwrite?: boolean
+  /**
    * Hash the file as it is saved: `true` reports the SHA-256 digest in
    * `saved.sha256`; a digest (64 hex digits) is also checked, and a file
    * whose digest differs ends in `ChecksumMismatchError`, with nothing under

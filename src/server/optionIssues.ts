@@ -4,10 +4,11 @@ import { DEFAULTS } from '../policy/defaults.js'
 import { issuesAt } from '../validation/check.js'
 import { HeadersSchema, milliseconds } from '../validation/options.js'
 import { checkTaskEndpoint } from '../validation/taskEndpoint.js'
+import { keyStaysLocal } from '../transport/loopbackName.js'
 
 /** Every option of `createGatewayHandler`: any other name is a typo that would otherwise keep a default without a word. */
 const NAMES = new Set([
-  'baseUrl', 'apiKey', 'basePath', 'authorize', 'allowUnauthenticated', 'models', 'taskEndpoints', 'maxBodyBytes', 'bodyTimeoutMs',
+  'baseUrl', 'apiKey', 'allowInsecureHttp', 'basePath', 'authorize', 'allowUnauthenticated', 'models', 'taskEndpoints', 'maxBodyBytes', 'bodyTimeoutMs',
   'maxReplyBytes', 'responsesPath', 'allowUnknownTextToVideoFields', 'headers', 'fetch', 'onError',
 ])
 
@@ -26,8 +27,9 @@ export function optionIssues(input: unknown): RequestIssue[] {
   const add = (path: string, message: string) => void issues.push({ path, message })
   const options: Options = isRecord(input) ? input : {}
   for (const name of Object.keys(options)) if (!NAMES.has(name)) add(name, `is not an option of createGatewayHandler (the options are ${[...NAMES].join(', ')})`)
-  const { baseUrl, apiKey, basePath = '/api/rxgate', responsesPath = DEFAULTS.responsesPath } = options
-  const badBase = baseUrlIssue(baseUrl)
+  const { baseUrl, apiKey, allowInsecureHttp, basePath = '/api/rxgate', responsesPath = DEFAULTS.responsesPath } = options
+  if (allowInsecureHttp !== undefined && typeof allowInsecureHttp !== 'boolean') add('allowInsecureHttp', `must be true or false (got ${show(allowInsecureHttp)})`)
+  const badBase = baseUrlIssue(baseUrl, allowInsecureHttp === true)
   if (badBase) add('baseUrl', badBase)
   if (typeof apiKey !== 'string' || !apiKey.trim()) add('apiKey', 'is required (the gateway token, held on the server)')
   if (typeof basePath !== 'string' || !/^(\/[\w.~-]+)*$/.test(basePath)) add('basePath', `must be a path such as /api/rxgate (got ${JSON.stringify(basePath)})`)
@@ -72,12 +74,15 @@ export function optionIssues(input: unknown): RequestIssue[] {
  * `https://gw.example?a=1` would send calls to `?a=1/vendors/…`, a fragment
  * would drop the path, and credentials in it would go to every call.
  */
-function baseUrlIssue(baseUrl: unknown): string | undefined {
+function baseUrlIssue(baseUrl: unknown, allowInsecureHttp: boolean): string | undefined {
   if (typeof baseUrl !== 'string' || !/^https?:\/\/[^/]/i.test(baseUrl) || !URL.canParse(baseUrl)) return 'must be an http:// or https:// URL'
   const url = new URL(baseUrl)
   if (url.search || baseUrl.includes('?')) return `must have no query: each path is appended to it (got ${JSON.stringify(baseUrl)})`
   if (url.hash || baseUrl.includes('#')) return `must have no fragment: each path is appended to it (got ${JSON.stringify(baseUrl)})`
   if (url.username || url.password) return 'must have no user name or password in it: the gateway token is apiKey'
+  if (!allowInsecureHttp && !keyStaysLocal(url)) {
+    return `is http:// to ${url.hostname}, not this machine: apiKey would cross the network in clear text; use https://, or pass allowInsecureHttp: true to send it anyway`
+  }
   return undefined
 }
 

@@ -17,6 +17,14 @@ export interface GatewayHandlerOptions {
   /** The gateway token. It is sent upstream only, and masked in every reply (an upstream error that echoes it included). */
   readonly apiKey: string
   /**
+   * Allow `baseUrl` to be plain `http://` to a host other than this machine
+   * (`localhost`, `127.x.x.x` and `[::1]` need nothing): anyone on the way
+   * could read the key, so it is refused at start by default.
+   *
+   * @defaultValue `false`
+   */
+  readonly allowInsecureHttp?: boolean
+  /**
    * The path the handler answers under: the browser client's `baseUrl`.
    * A request to `{basePath}/vendors/…` is forwarded as `{baseUrl}/vendors/…`.
    *

@@ -14,3 +14,23 @@
 export function namedLoopback(url: URL): string | undefined {
   return /(^|\.)localhost\.?$/i.test(url.hostname) ? 'loopback' : undefined
 }
+
+/**
+ * Whether a key sent to `url` stays on this machine, for the rule that a key
+ * never crosses the network in clear text: `https:`, or `http:` to
+ * `localhost`, an address in 127.0.0.0/8 or `[::1]`. Stricter than
+ * {@link namedLoopback}: a name under `localhost` (`app.localhost`) may be
+ * sent to DNS by the C library's resolver, and answered from afar.
+ *
+ * @example
+ * ```ts
+ * keyStaysLocal(new URL('http://127.0.0.1:8787/')) // true
+ * keyStaysLocal(new URL('http://gateway.internal/')) // false
+ * keyStaysLocal(new URL('https://gateway.example/')) // true
+ * ```
+ */
+export function keyStaysLocal(url: URL): boolean {
+  if (url.protocol !== 'http:') return true
+  const { hostname } = url
+  return hostname === 'localhost' || hostname === 'localhost.' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+}

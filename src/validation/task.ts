@@ -7,7 +7,13 @@ export type { TaskStatus } from '../contract/status.js'
 /** A task id: a UUID. */
 export const TaskIdSchema = v.pipe(v.string(), v.uuid('must be a UUID'))
 const isoUtc = v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|\+00:00)$/, 'must be an ISO 8601 UTC timestamp'))
-const httpUrl = v.pipe(v.string(), v.check((s) => /^https?:\/\/[^\s/]/i.test(s) && URL.canParse(s), 'must be an absolute http(s) URL'))
+// Whitespace or a control character (C0, DEL, C1) anywhere is refused, not only at the start:
+// the URL parser drops a line break silently, but whoever reads the raw string line by line sees
+// a second line the gateway wrote (`https://cdn/v.mp4\nhttps://evil/run.sh`), and a terminal acts on controls.
+const httpUrl = v.pipe(
+  v.string(),
+  v.check((s) => /^https?:\/\/[^\s/]/i.test(s) && !/[\s\x00-\x1f\x7f-\x9f]/.test(s) && URL.canParse(s), 'must be an absolute http(s) URL, without whitespace or control characters'),
+)
 
 type RunningStatus = Exclude<TaskStatus, 'failed'>
 const RUNNING = TASK_STATUSES.filter((s): s is RunningStatus => s !== 'failed')

@@ -67,7 +67,7 @@ describe('httpClientTransport', () => {
 
   it('reads an HTTP error status as a reply, which the client turns into HttpError', async () => {
     const { http, calls } = fakeHttp()
-    const client = createClient({ baseUrl: 'http://app.example/api/rxgate', apiKey: 'unused-here', transport: httpClientTransport(http), retry: false })
+    const client = createClient({ baseUrl: 'https://app.example/api/rxgate', apiKey: 'unused-here', transport: httpClientTransport(http), retry: false })
     const result = lastValueFrom(responses$(client, { model: 'm', input: 'hi' })).catch((e: unknown) => e)
     await Promise.resolve()
     calls[0]!.events.error(httpError(429, '{"error":{"message":"slow down","code":"rate_limited"}}', { 'retry-after': '3' }))
@@ -77,7 +77,7 @@ describe('httpClientTransport', () => {
 
   it('rejects a network failure (status 0), which the client reports as ConnectionError', async () => {
     const { http, calls } = fakeHttp()
-    const client = createClient({ baseUrl: 'http://app.example/api/rxgate', apiKey: 'unused-here', transport: httpClientTransport(http), retry: false })
+    const client = createClient({ baseUrl: 'https://app.example/api/rxgate', apiKey: 'unused-here', transport: httpClientTransport(http), retry: false })
     const result = lastValueFrom(responses$(client, { model: 'm', input: 'hi' })).catch((e: unknown) => e)
     await Promise.resolve()
     calls[0]!.events.error(httpError(0, new TypeError('Failed to fetch')))
@@ -86,7 +86,7 @@ describe('httpClientTransport', () => {
 
   it('streams events to the client as they arrive, and unsubscribing unsubscribes HttpClient', async () => {
     const { http, calls } = fakeHttp()
-    const client = createClient({ baseUrl: 'http://app.example/api/rxgate', apiKey: 'unused-here', transport: httpClientTransport(http) })
+    const client = createClient({ baseUrl: 'https://app.example/api/rxgate', apiKey: 'unused-here', transport: httpClientTransport(http) })
     const deltas: string[] = []
     const subscription = responses$(client, { model: 'm', input: 'hi', stream: true }).pipe(textDeltas()).subscribe((d) => deltas.push(d))
     await Promise.resolve()

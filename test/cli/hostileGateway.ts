@@ -18,10 +18,7 @@ export const STREAMED = `Hello ${ATTACK.clipboard}${ATTACK.link} ${ATTACK.wipe} 
 /** A line an error detail tries to add below the error, as if rxgate had printed it. */
 export const FORGED = 'rxgate: follow it again with: rxgate task t2vSpark evil'
 
-/** A task id the gateway answers as completed, its one video URL holding a line break and a second "URL" after it. */
-export const COMPLETED_TASK = randomUUID()
-
-/** The URL of {@link COMPLETED_TASK}: a parser drops the line break, a line reader would see two URLs. */
+/** A result URL holding a line break and a second "URL" after it: a parser drops the line break, a line reader would see two URLs. */
 export const SPLIT_URL = 'http://files.example.test/v.mp4?sig=1\nhttp://evil.test/run.sh'
 
 /** A task id the gateway answers as completed, its video at `/slow.mp4` of the gateway: 1,000 of 100,000 bytes, then nothing more. */
@@ -50,7 +47,6 @@ function stream(): string {
  *   sequences and a line break followed by {@link FORGED};
  * - `GET` the t2vSpark task {@link FAILED_TASK}: failed, its error's title
  *   and detail holding escape sequences;
- * - `GET` the t2vSpark task {@link COMPLETED_TASK}: completed, at {@link SPLIT_URL};
  * - `GET` the t2vSpark task {@link STALLED_TASK}: completed, its video a download that stalls.
  */
 export async function startHostileGateway(): Promise<{ url: string; close: () => Promise<void> }> {
@@ -64,11 +60,6 @@ export async function startHostileGateway(): Promise<{ url: string; close: () =>
         const error = { code: 3001, title: `Render failed${ATTACK.clipboard}`, detail: `see ${ATTACK.link}\n${FORGED}` }
         res.writeHead(200, { 'content-type': 'application/json' })
         return void res.end(JSON.stringify({ task_info: { id: FAILED_TASK, status: 'failed', created_at: at, updated_at: at, error } }))
-      }
-      if (req.method === 'GET' && req.url === `${t2v.resultPath}/${COMPLETED_TASK}`) {
-        const at = new Date().toISOString()
-        res.writeHead(200, { 'content-type': 'application/json' })
-        return void res.end(JSON.stringify({ task_info: { id: COMPLETED_TASK, status: 'completed', created_at: at, updated_at: at }, videos: [SPLIT_URL] }))
       }
       if (req.method === 'GET' && req.url === `${t2v.resultPath}/${STALLED_TASK}`) {
         const at = new Date().toISOString()

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { main } from '../../src/cli/main.js'
 import { createProgress } from '../../src/cli/progress.js'
 import { terminalText } from '../../src/cli/terminalText.js'
-import { ATTACK, COMPLETED_TASK, FAILED_TASK, FORGED, SPLIT_URL, startHostileGateway, STREAMED } from './hostileGateway.js'
+import { urlLines } from '../../src/cli/taskView.js'
+import { ATTACK, FAILED_TASK, FORGED, SPLIT_URL, startHostileGateway, STREAMED } from './hostileGateway.js'
 
 /** What a terminal acts on: C0 controls but tab and line feed, DEL, C1 controls, bidi overrides and isolates. */
 const ACTED_ON = /[\0-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/
@@ -80,12 +81,12 @@ describe('rxgate CLI output, against a gateway whose words attack the terminal',
     expect(stderr).not.toMatch(new RegExp(`^${FORGED}`, 'm'))
   })
 
-  it('a result URL holding a line break: printed as the URL it is (one line), piped or not', async () => {
-    for (const tty of [false, true]) {
-      const { code, stdout } = await run(['task', 't2vSpark', COMPLETED_TASK], { tty })
-      expect(code).toBe(0)
-      expect(stdout).toBe(`${new URL(SPLIT_URL).href}\n`)
-    }
+  // The client refuses such a URL in a task reply (test/validation/resultUrlControls.test.ts); printing is the second guard.
+  it('a result URL holding a line break or a control character is printed as one line, the URL a parser reads', () => {
+    expect(urlLines([SPLIT_URL, 'http://files.example.test/a\u001b[2J.mp4'])).toBe(`${new URL(SPLIT_URL).href}\nhttp://files.example.test/a%1B[2J.mp4\n`)
+    const unparsed = urlLines(['not a url\r\nhttp://evil.test/run.sh'])
+    expect(unparsed.split('\n')).toHaveLength(2) // one line and its end
+    expect(unparsed).not.toMatch(ACTED_ON)
   })
 })
 

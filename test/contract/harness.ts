@@ -28,7 +28,7 @@ export function recordingClient(): { client: Client; sent: TransportRequest[] } 
       text: async () => '',
     }
   }
-  return { client: createClient({ baseUrl: 'http://gateway.invalid', apiKey: 'contract-key', transport, retry: false }), sent }
+  return { client: createClient({ baseUrl: 'https://gateway.invalid', apiKey: 'contract-key', transport, retry: false }), sent }
 }
 
 /** A client of the simulator that polls every 1 ms and never retries. */

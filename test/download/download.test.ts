@@ -269,6 +269,10 @@ describe('download$ checks its arguments before any request', () => {
     return error as Error & { issues: unknown }
   }
 
+  it('refuses an overwrite that is not a boolean', async () => {
+    expect((await refusal('https://cdn.example/v.mp4', { overwrite: 'no' as never })).issues).toEqual([{ path: 'overwrite', message: 'must be a boolean (got string)' }])
+  })
+
   it.each(['not a url', 'file:///etc/passwd', 'ftp://cdn.example/v.mp4', 'xhttps://cdn.example/v.mp4', 'httpx://cdn.example/v.mp4'])('refuses %j: only http(s) URLs', async (url) => {
     const error = await refusal(url)
     expect(error.message).toBe('Invalid download: url: must be an http:// or https:// URL. Nothing was sent.')

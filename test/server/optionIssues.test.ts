@@ -44,6 +44,23 @@ describe('createGatewayHandler: who may call', () => {
   })
 })
 
+describe('createGatewayHandler: the key never crosses the network in clear text', () => {
+  const CLEAR = 'is http:// to gateway.internal, not this machine: apiKey would cross the network in clear text; use https://, or pass allowInsecureHttp: true to send it anyway'
+
+  it('refuses a plain http baseUrl to another machine at start, unless allowInsecureHttp: true', () => {
+    expect(issuesOf({ ...GOOD, baseUrl: 'http://gateway.internal:8080' })).toEqual([{ path: 'baseUrl', message: CLEAR }])
+    expect(issuesOf({ ...GOOD, baseUrl: 'http://gateway.internal:8080', allowInsecureHttp: true })).toEqual([])
+    expect(issuesOf({ ...GOOD, baseUrl: 'http://gateway.internal', allowInsecureHttp: 'yes' })).toEqual([
+      { path: 'allowInsecureHttp', message: 'must be true or false (got "yes")' },
+      { path: 'baseUrl', message: CLEAR },
+    ])
+  })
+
+  it.each(['http://127.0.0.1:8787', 'http://localhost:8787', 'http://[::1]:8787', 'https://gateway.internal'])('accepts %s: this machine, or https', (baseUrl) => {
+    expect(issuesOf({ ...GOOD, baseUrl })).toEqual([])
+  })
+})
+
 describe('createGatewayHandler: every option checked at start', () => {
   it('refuses extra headers that would break or split every call', async () => {
     const gateway = fakeFetch()

@@ -153,7 +153,7 @@ describe('what each refusal says', () => {
     ['a local timestamp', withInfo({ updated_at: '2026-03-01 10:00' }), [{ path: 'task_info.updated_at', message: 'must be an ISO 8601 UTC timestamp' }]],
     ['an unknown status', withInfo({ status: 'exploded' }), [{ path: 'task_info.status', message: 'must be a task status' }]],
     ['task_info that is not an object', { task_info: null }, [{ path: 'task_info', message: 'must be a task status' }]],
-    ['a URL of another scheme', { ...completed, videos: ['ftp://cdn.test/v.mp4'] }, [{ path: 'videos.0', message: 'must be an absolute http(s) URL' }]],
+    ['a URL of another scheme', { ...completed, videos: ['ftp://cdn.test/v.mp4'] }, [{ path: 'videos.0', message: 'must be an absolute http(s) URL, without whitespace or control characters' }]],
     ['videos that are not a list (no second issue for the missing URL)', { ...completed, videos: 5 }, [{ path: 'videos', message: 'must be a list of URLs' }]],
     ['an empty list once completed', { ...completed, videos: [] }, [{ path: 'videos', message: 'must hold at least one URL when the task is completed' }]],
     ['a bad id and no URL once completed', { ...completed, task_info: { ...(completed.task_info as object), id: 'abc' }, videos: [] }, [
