@@ -2,6 +2,8 @@ import { Observable } from 'rxjs'
 import type { TaskEndpoint } from './contract/endpoint.js'
 import { asGatewayError, type GatewayError } from './errors/GatewayError.js'
 import { redactError, scrubText } from './errors/redact.js'
+import { reportLater } from './callHook.js'
+import { safeTrace } from './safeTrace.js'
 import type { TaskEvent } from './operators/pollTask.js'
 import type { AttemptTracer } from './transport/types.js'
 import type { Response } from './validation/response.js'
@@ -12,8 +14,10 @@ export type { AttemptSpec, AttemptTrace, AttemptTracer } from './transport/types
  * Traces a client's calls (the client option `telemetry`). rxgate calls
  * `operation` once per call at its subscription, and nothing when the option
  * is not set. `openTelemetry()` from `rxgate/otel` is the implementation
- * rxgate ships; one of your own needs no OpenTelemetry at all. Its methods
- * must not throw.
+ * rxgate ships; one of your own needs no OpenTelemetry at all. What its
+ * methods throw (or the promises they return reject with) never reaches the
+ * call: it is reported as an unhandled error, as RxJS reports its own
+ * (`config.onUnhandledError`, else thrown on a later turn).
  *
  * @example
  * ```ts
@@ -66,7 +70,9 @@ export interface OperationTrace extends AttemptTracer {
 
 /**
  * The trace of a call of `client`, when it has telemetry (`redact` and
- * `baseUrl` filled in). Callers test `client.telemetry` first, so that a
+ * `baseUrl` filled in), guarded by `safeTrace`: a telemetry that throws is
+ * reported, never the call's failure (one whose `operation` throws leaves
+ * the call untraced). Callers test `client.telemetry` first, so that a
  * client without telemetry builds no `info` either.
  */
 export function operationOf(
@@ -76,7 +82,13 @@ export function operationOf(
   const { telemetry, secret } = client
   if (!telemetry) return undefined
   const redact = secret ? (text: string) => scrubText(text, secret) : (text: string) => text
-  return telemetry.operation({ ...info, baseUrl: client.baseUrl, redact })
+  try {
+    return safeTrace(telemetry.operation({ ...info, baseUrl: client.baseUrl, redact }))
+  } catch (error) {
+    // A telemetry that fails to start a trace leaves the call untraced, never broken.
+    reportLater(error)
+    return undefined
+  }
 }
 
 /** `spec` carrying the call's trace (the same object when there is none). */

@@ -56,21 +56,46 @@ export function systemInstructions(instructions: unknown): MessagePart[] | undef
 /**
  * A media task's body as one user message: its `prompt` as text, and each
  * `…_url` field (`image_url`, `audio_url`, …) as a `uri` part of the
- * modality its name says.
+ * modality its name says (see {@link uriPart}).
  */
 export function taskInput(body: object): Message[] {
   const parts: MessagePart[] = []
   for (const [key, value] of Object.entries(body)) {
     if (typeof value !== 'string') continue
     if (key === 'prompt') parts.unshift({ type: 'text', content: value })
-    else if (key.endsWith('_url')) parts.push({ type: 'uri', modality: key.slice(0, -4), uri: value })
+    else if (key.endsWith('_url')) parts.push(uriPart(key.slice(0, -4), value))
   }
   return [{ role: 'user', parts }]
 }
 
-/** A completed task's result URLs as one assistant message of `uri` parts. */
+/** A completed task's result URLs as one assistant message of `uri` parts (see {@link uriPart}). */
 export function taskOutput(kind: string, urls: readonly string[]): Message[] {
-  return [{ role: 'assistant', parts: urls.map((uri) => ({ type: 'uri', modality: kind, uri })), finish_reason: 'stop' }]
+  return [{ role: 'assistant', parts: urls.map((url) => uriPart(kind, url)), finish_reason: 'stop' }]
+}
+
+/**
+ * A URL as a `uri` part: scheme, host, port and path only. The query goes
+ * (a signed URL's `sig=`, `Expires=`, `X-Amz-Signature=` is what lets anyone
+ * fetch the file, a credential rather than content), and so do the fragment,
+ * a user and a password. A URL that is not http(s) (a `data:` URL is the
+ * file itself, often megabytes) keeps only its modality.
+ *
+ * @example
+ * ```ts
+ * uriPart('video', 'https://cdn.test/v.mp4?Expires=1700000000&sig=abc')
+ * // { type: 'uri', modality: 'video', uri: 'https://cdn.test/v.mp4' }
+ * ```
+ */
+export function uriPart(modality: string, url: string): MessagePart {
+  if (/^https?:/i.test(url)) {
+    try {
+      const u = new URL(url)
+      return { type: 'uri', modality, uri: u.origin + u.pathname }
+    } catch {
+      // Not a URL after all: only its modality is told.
+    }
+  }
+  return { type: 'uri', modality }
 }
 
 function contentParts(content: unknown): MessagePart[] {
@@ -86,7 +111,7 @@ function contentParts(content: unknown): MessagePart[] {
         return { type: 'text', content: part.refusal }
       case 'input_image':
         // A data: URL is the image itself, often megabytes: not copied into a span.
-        return typeof part.image_url === 'string' && /^https?:/i.test(part.image_url) ? { type: 'uri', modality: 'image', uri: part.image_url } : { type: 'input_image' }
+        return typeof part.image_url === 'string' && /^https?:/i.test(part.image_url) ? uriPart('image', part.image_url) : { type: 'input_image' }
       default:
         return { type: String(part.type) }
     }

@@ -21,8 +21,9 @@ export interface OpenTelemetryOptions {
   /**
    * Record prompts and outputs (`gen_ai.system_instructions`,
    * `gen_ai.input.messages`, `gen_ai.output.messages`, task result URLs) on
-   * the spans. They may hold personal data, and video URLs work for an hour
-   * for anyone who has them: off unless asked.
+   * the spans. They may hold personal data: off unless asked. URLs are
+   * recorded without their query, whose signature would let anyone fetch
+   * the file.
    *
    * @defaultValue `false`
    */

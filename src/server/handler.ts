@@ -1,3 +1,4 @@
+import { callHook } from '../callHook.js'
 import { isInvalidRequestError } from '../errors/InvalidRequestError.js'
 import { redactError, WHOLE_KEY } from '../errors/redact.js'
 import { readJsonBody } from './body.js'
@@ -74,7 +75,9 @@ export function createGatewayHandler(options: GatewayHandlerOptions): GatewayHan
         return jsonReply(400, JSON.stringify(redactError(body, settings.apiKey, WHOLE_KEY)))
       }
       if (request.signal.aborted) return errorReply(499, 'client_closed', 'The caller went away.')
-      settings.onError(redactError(error, settings.apiKey), request)
+      const clean = redactError(error, settings.apiKey)
+      // The app's onError throwing, or rejecting, must not cost the caller its 500: reported as a hook's error is.
+      callHook(() => settings.onError(clean, request), undefined)
       return errorReply(500, 'internal_error', 'The gateway handler failed; see the server log.')
     }
   }
