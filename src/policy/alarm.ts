@@ -22,21 +22,23 @@ export class Alarm {
     private readonly ring: () => void,
   ) {}
 
-  /** Rings at `at` (undefined or past: never, and any timer set is cleared). */
+  /**
+   * Rings at `at`; a time already past (the clock moved on since the caller
+   * read it) rings on the scheduler's next turn, never in this call.
+   * `undefined`: never, and any timer set is cleared.
+   */
   set(at: number | undefined): void {
-    const now = this.scheduler.now()
-    const wanted = at !== undefined && at > now
-    if (this.timer && (!wanted || at !== this.at)) {
+    if (this.timer && at !== this.at) {
       this.timer.unsubscribe()
       this.timer = undefined
     }
-    if (!wanted || this.timer) return
+    if (at === undefined || this.timer) return
     this.at = at
     // A scheduler whose unsubscribe does not cancel may still run an old timer: it must not forget the current one.
     const timer = this.scheduler.schedule(() => {
       if (this.timer === timer) this.timer = undefined
       this.ring()
-    }, Math.min(at - now, MAX_TIMER_MS))
+    }, Math.min(Math.max(0, at - this.scheduler.now()), MAX_TIMER_MS))
     this.timer = timer
   }
 }

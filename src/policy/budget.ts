@@ -153,15 +153,22 @@ export class Budget implements Gate {
    * Admits waiters in order while there is room, then sets the alarm for the
    * time the first one waits for (a pause, a spacing, tokens ageing out; a
    * refund or a report may bring it nearer), or clears it when nobody waits
-   * or only room in flight is missing (an ending pass pumps then).
+   * or only room in flight is missing (an ending pass pumps then). One read
+   * of the clock decides both: read twice, a millisecond passing between
+   * "not yet" and the alarm would leave a time already past, and no alarm.
    */
   private pump(): void {
-    for (let waiter = this.queue[0]; waiter && this.room(waiter.price); waiter = this.queue[0]) {
+    for (;;) {
+      const waiter = this.queue[0]
+      if (!waiter) return this.alarm.set(undefined)
+      const now = this.options.scheduler.now()
+      const at = this.readyAt(waiter.price, now)
+      if (now < at) return this.alarm.set(at)
+      if (this.inFlight >= Math.floor(this.allowance)) return this.alarm.set(undefined)
       this.queue.shift()
       waiter.leave()
       waiter.resolve(this.admit(waiter.price))
     }
-    const first = this.queue[0]
-    this.alarm.set(first && this.readyAt(first.price, this.options.scheduler.now()))
   }
+
 }
