@@ -1,5 +1,4 @@
-import { config } from 'rxjs'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { ClientHooks } from '../../src/hooks.js'
 import { responses$ } from '../../src/responses$.js'
 import { usageOf } from '../../src/usage.js'
@@ -7,24 +6,9 @@ import { fakeClient, onClock } from '../helpers/client.js'
 import { observe } from '../helpers/collect.js'
 import { json } from '../helpers/fakeTransport.js'
 import { response } from '../helpers/fixtures.js'
+import { captureReports, turn } from '../helpers/reported.js'
 
-let reported: unknown[] = []
-const rejections: unknown[] = []
-const onRejection = (reason: unknown): void => void rejections.push(reason)
-beforeEach(() => {
-  reported = []
-  rejections.length = 0
-  config.onUnhandledError = (error) => reported.push(error)
-  process.on('unhandledRejection', onRejection)
-})
-afterEach(async () => {
-  await turn()
-  config.onUnhandledError = null
-  process.off('unhandledRejection', onRejection)
-})
-
-/** One turn of the event loop: what is reported is reported on the turn after. */
-const turn = () => new Promise((resolve) => setTimeout(resolve, 0))
+const { reported, rejections } = captureReports()
 
 /** One single response through a client with `hooks`: what the subscriber saw. */
 async function callWith(hooks: ClientHooks) {

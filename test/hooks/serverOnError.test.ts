@@ -1,24 +1,9 @@
-import { config } from 'rxjs'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createGatewayHandler } from '../../src/server/index.js'
+import { captureReports, turn } from '../helpers/reported.js'
 
 const KEY = 'sk-server-0123456789abcdef'
-let reported: unknown[] = []
-const rejections: unknown[] = []
-const onRejection = (reason: unknown): void => void rejections.push(reason)
-beforeEach(() => {
-  reported = []
-  rejections.length = 0
-  config.onUnhandledError = (error) => reported.push(error)
-  process.on('unhandledRejection', onRejection)
-})
-afterEach(async () => {
-  await turn()
-  config.onUnhandledError = null
-  process.off('unhandledRejection', onRejection)
-})
-
-const turn = () => new Promise((resolve) => setTimeout(resolve, 0))
+const { reported, rejections } = captureReports()
 
 /** A handler whose `authorize` fails (an internal error, reported to `onError`), and one request to it. */
 async function failingCall(onError: (error: unknown) => unknown) {

@@ -1,6 +1,6 @@
 import type { Histogram, Meter, Span, Tracer } from '@opentelemetry/api'
-import { config, lastValueFrom, toArray } from 'rxjs'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { lastValueFrom, toArray } from 'rxjs'
+import { describe, expect, it } from 'vitest'
 import { createClient } from '../../src/client.js'
 import type { TaskEvent } from '../../src/operators/pollTask.js'
 import { openTelemetry } from '../../src/otel/index.js'
@@ -9,6 +9,7 @@ import { textToVideo$ } from '../../src/tasks$.js'
 import type { AttemptTrace, OperationTrace, Telemetry } from '../../src/telemetry.js'
 import { waitFor } from '../helpers/server.js'
 import { cannedResponse, OTEL_KEY, QUICK_POLLS, quickSim, recorder, recordingProxy, scriptedServer } from './helpers.js'
+import { captureReports } from '../helpers/reported.js'
 
 const bug = (): never => {
   throw new Error('telemetry bug')
@@ -37,22 +38,7 @@ const rejectingTrace = {
   end: rejecting,
 } as unknown as OperationTrace
 
-// Errors of observers are reported where RxJS reports its own: `config.onUnhandledError`, when set.
-let reported: unknown[] = []
-const rejections: unknown[] = []
-const onRejection = (reason: unknown): void => void rejections.push(reason)
-beforeEach(() => {
-  reported = []
-  rejections.length = 0
-  config.onUnhandledError = (error) => reported.push(error)
-  process.on('unhandledRejection', onRejection)
-})
-afterEach(async () => {
-  // Reports are made on the turn after the throw: those of the test's last moment land here.
-  await new Promise((resolve) => setTimeout(resolve, 0))
-  config.onUnhandledError = null
-  process.off('unhandledRejection', onRejection)
-})
+const { reported, rejections } = captureReports()
 
 /**
  * `telemetry`, counting the calls made of it before each goes on (and fails),
