@@ -1,7 +1,7 @@
 import { callHook, reportLater } from './callHook.js'
 import type { GatewayError } from './errors/GatewayError.js'
 import type { TaskEvent } from './operators/pollTask.js'
-import type { OperationOutcome, OperationTrace } from './telemetry.js'
+import type { OperationOutcome, OperationTrace } from './telemetryTypes.js'
 import type { AttemptSpec, AttemptTrace } from './transport/types.js'
 import type { Response } from './validation/response.js'
 
