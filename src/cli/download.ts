@@ -25,7 +25,8 @@ export interface CliDownloadOptions {
  * sent, a dropped transfer resumed with `Range`, no partial file left under
  * the final name, aborted on unsubscribe), then emits the file's size in bytes.
  * Anything already at `file` (a link included) is kept, and nothing is
- * requested, unless `overwrite` is set.
+ * requested, unless `overwrite` is set; so is a file that appears there
+ * while the result downloads (the download then fails).
  */
 export function download$(url: string, file: string, options: CliDownloadOptions = {}): Observable<number> {
   const allowHosts = options.allowHosts?.map(originOf)
@@ -34,7 +35,9 @@ export function download$(url: string, file: string, options: CliDownloadOptions
 }
 
 function saved$(url: string, file: string, options: CliDownloadOptions, allowHosts: string[] | undefined): Observable<number> {
-  return downloadEvents$(url, file, { ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}), ...(allowHosts ? { allowHosts } : {}) }).pipe(
+  // `overwrite` reaches the file's last step too: one that appears while the result downloads is kept as well.
+  const overwrite = options.overwrite === true
+  return downloadEvents$(url, file, { ...(options.expiresAt ? { expiresAt: options.expiresAt } : {}), ...(allowHosts ? { allowHosts } : {}), overwrite }).pipe(
     tap((event) => {
       if (event.type === 'progress') options.onProgress?.(event)
     }),
