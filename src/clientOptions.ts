@@ -4,7 +4,7 @@ import type { RequestIssue } from './errors/InvalidRequestError.js'
 import type { ClientHooks } from './hooks.js'
 import type { Telemetry } from './telemetry.js'
 import { isHostEntry, notHostEntry, notHostList } from './transport/allowHosts.js'
-import { keyStaysLocal } from './transport/loopbackName.js'
+import { clearTextKeyMessage, keyStaysLocal } from './transport/loopbackName.js'
 import type { Exchange, Transport } from './transport/types.js'
 import { toIssues } from './validation/check.js'
 import { isPlainObject, knownFields, typed, typeName, type OptionsOf } from './validation/fields.js'
@@ -288,10 +288,7 @@ function addressIssues({ baseUrl, apiKey, dangerouslyAllowBrowser, allowInsecure
   }
   const host = typeof apiKey === 'string' && apiKey.trim() && allowInsecureHttp !== true ? clearTextHost(baseUrl, origin) : undefined
   if (host !== undefined) {
-    issues.push({
-      path: 'baseUrl',
-      message: `is http:// to ${host}, not this machine: apiKey would cross the network in clear text; use https://, or pass allowInsecureHttp: true to send it anyway`,
-    })
+    issues.push({ path: 'baseUrl', message: clearTextKeyMessage(host) })
   }
   return issues
 }

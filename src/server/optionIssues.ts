@@ -4,7 +4,7 @@ import { DEFAULTS } from '../policy/defaults.js'
 import { issuesAt } from '../validation/check.js'
 import { HeadersSchema, milliseconds } from '../validation/options.js'
 import { checkTaskEndpoint } from '../validation/taskEndpoint.js'
-import { keyStaysLocal } from '../transport/loopbackName.js'
+import { clearTextKeyMessage, keyStaysLocal } from '../transport/loopbackName.js'
 
 /** Every option of `createGatewayHandler`: any other name is a typo that would otherwise keep a default without a word. */
 const NAMES = new Set([
@@ -80,9 +80,7 @@ function baseUrlIssue(baseUrl: unknown, allowInsecureHttp: boolean): string | un
   if (url.search || baseUrl.includes('?')) return `must have no query: each path is appended to it (got ${JSON.stringify(baseUrl)})`
   if (url.hash || baseUrl.includes('#')) return `must have no fragment: each path is appended to it (got ${JSON.stringify(baseUrl)})`
   if (url.username || url.password) return 'must have no user name or password in it: the gateway token is apiKey'
-  if (!allowInsecureHttp && !keyStaysLocal(url)) {
-    return `is http:// to ${url.hostname}, not this machine: apiKey would cross the network in clear text; use https://, or pass allowInsecureHttp: true to send it anyway`
-  }
+  if (!allowInsecureHttp && !keyStaysLocal(url)) return clearTextKeyMessage(url.hostname)
   return undefined
 }
 

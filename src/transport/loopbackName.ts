@@ -34,3 +34,17 @@ export function keyStaysLocal(url: URL): boolean {
   const { hostname } = url
   return hostname === 'localhost' || hostname === 'localhost.' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
 }
+
+/**
+ * Why a `baseUrl` of plain `http://` to `hostname` is refused with a key,
+ * and what to pass instead: the one message of `createClient` and
+ * `createGatewayHandler`.
+ *
+ * @example
+ * ```ts
+ * clearTextKeyMessage('gateway.internal') // 'is http:// to gateway.internal, not this machine: …'
+ * ```
+ */
+export function clearTextKeyMessage(hostname: string): string {
+  return `is http:// to ${hostname}, not this machine: apiKey would cross the network in clear text; use https://, or pass allowInsecureHttp: true to send it anyway`
+}
