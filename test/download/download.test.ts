@@ -1,9 +1,8 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { inspect } from 'node:util'
-import { describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { download$ } from '../../src/download/download$.js'
 import type { DownloadEvent, DownloadSaved } from '../../src/download/types.js'
 import { isConnectionError } from '../../src/errors/ConnectionError.js'
@@ -17,12 +16,7 @@ import { fakeGateway } from '../helpers/fakeTransport.js'
 import { startServer, waitFor, within } from '../helpers/server.js'
 import { fileHost, type FileHost } from './fileHost.js'
 import { filesLeft } from '../helpers/dir.js'
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'rxgate-download-'))
-  onTestFinished(() => rm(dir, { recursive: true, force: true }))
-  return dir
-}
+import { tempDir } from './scratch.js'
 
 const saved = (values: DownloadEvent[]) => values.at(-1) as DownloadSaved
 

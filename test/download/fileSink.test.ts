@@ -1,30 +1,11 @@
 import * as realFs from 'node:fs/promises'
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import * as realPath from 'node:path'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, it, onTestFinished, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { fileSink } from '../../src/download/fileSink.js'
 import { isGatewayError } from '../../src/errors/GatewayError.js'
 import { isInvalidRequestError } from '../../src/errors/InvalidRequestError.js'
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'rxgate-filesink-'))
-  onTestFinished(() => rm(dir, { recursive: true, force: true }))
-  return dir
-}
-
-const bytes = (text: string) => new TextEncoder().encode(text)
-
-/** Runs `make` with Node's file system replaced by `fs` (the sink takes its modules when made). */
-function withFs<T>(fs: Partial<typeof realFs>, make: () => T): T {
-  const spy = vi.spyOn(process, 'getBuiltinModule').mockImplementation(((id: string) => (id === 'node:fs/promises' ? { ...realFs, ...fs } : realPath)) as never)
-  try {
-    return make()
-  } finally {
-    spy.mockRestore()
-  }
-}
+import { bytes, tempDir, withFs } from './scratch.js'
 
 describe('fileSink', () => {
   it('writes under a hidden temporary name beside the file, renamed to it once complete', async () => {

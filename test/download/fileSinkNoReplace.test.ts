@@ -1,34 +1,15 @@
 import * as realFs from 'node:fs/promises'
-import { lstat, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import * as realPath from 'node:path'
+import { lstat, readdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, it, onTestFinished, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { fileSink } from '../../src/download/fileSink.js'
 import { partialFileSink } from '../../src/download/partialFileSink.js'
 import { isGatewayError } from '../../src/errors/GatewayError.js'
+import { bytes, tempDir, withFs } from './scratch.js'
 
 // A check that the name is free, then a rename, leaves a moment in which a
 // file put at the name is replaced: with overwrite: false, the sink's last
 // step itself refuses to replace anything.
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'rxgate-noreplace-'))
-  onTestFinished(() => rm(dir, { recursive: true, force: true }))
-  return dir
-}
-
-const bytes = (text: string) => new TextEncoder().encode(text)
-
-/** Runs `make` with Node's file system replaced by `fs` (the sink takes its modules when made). */
-function withFs<T>(fs: Partial<typeof realFs>, make: () => T): T {
-  const spy = vi.spyOn(process, 'getBuiltinModule').mockImplementation(((id: string) => (id === 'node:fs/promises' ? { ...realFs, ...fs } : realPath)) as never)
-  try {
-    return make()
-  } finally {
-    spy.mockRestore()
-  }
-}
 
 /** What `finish` rejected with, or undefined when it resolved. */
 async function finishError(sink: ReturnType<typeof fileSink>): Promise<unknown> {

@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { download$ } from '../../src/download/download$.js'
 import type { DownloadEvent, DownloadOptions, DownloadSaved } from '../../src/download/types.js'
 import { isConnectionError } from '../../src/errors/ConnectionError.js'
@@ -12,12 +11,7 @@ import { collect, observe } from '../helpers/collect.js'
 import { filesLeft } from '../helpers/dir.js'
 import { waitFor, within } from '../helpers/server.js'
 import { fileHost, type FileHost } from './fileHost.js'
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'rxgate-partial-'))
-  onTestFinished(() => rm(dir, { recursive: true, force: true }))
-  return dir
-}
+import { tempDir } from './scratch.js'
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
 const saved = (values: DownloadEvent[]) => values.at(-1) as DownloadSaved

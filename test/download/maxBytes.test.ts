@@ -1,9 +1,8 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { of } from 'rxjs'
-import { describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { download$ } from '../../src/download/download$.js'
 import { DEFAULT_MAX_BLOB_BYTES, DEFAULT_MAX_BYTES, maxBytesOf } from '../../src/download/maxBytes.js'
 import { saveResults } from '../../src/download/saveResults.js'
@@ -15,12 +14,7 @@ import { collect } from '../helpers/collect.js'
 import { filesLeft } from '../helpers/dir.js'
 import { startServer, within, type TestServer } from '../helpers/server.js'
 import { fileHost } from './fileHost.js'
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'rxgate-maxbytes-'))
-  onTestFinished(() => rm(dir, { recursive: true, force: true }))
-  return dir
-}
+import { tempDir } from './scratch.js'
 
 const local = (server: TestServer) => ({ allowHosts: [server.url] })
 const url = (server: TestServer) => `${server.url}/files/bomb.mp4?sig=secret-signature`
