@@ -51,10 +51,7 @@ describe('RelayedStream', () => {
       return huge
     })
     const response = new RelayedStream(iterable, { status: 200 })
-    const handler: GatewayHandler = Object.assign(async () => response, { basePath: '/api/rxgate' })
-    const served: Promise<void>[] = []
-    const url = await listen(createServer((req, res) => void served.push(serveNode(handler, req, res))))
-    const stalled = stalledBrowser(url, served)
+    const stalled = await servedToStalledBrowser(response)
     browser = stalled.socket
     await expect(stalled.ended).resolves.toBeUndefined()
     expect(seen).toEqual({ reads: 1, stopped: true })
@@ -74,11 +71,16 @@ describe('RelayedStream', () => {
       }),
       { status: 200 },
     )
-    const handler: GatewayHandler = Object.assign(async () => response, { basePath: '/api/rxgate' })
-    const served: Promise<void>[] = []
-    const url = await listen(createServer((req, res) => void served.push(serveNode(handler, req, res))))
-    const stalled = stalledBrowser(url, served)
+    const stalled = await servedToStalledBrowser(response)
     browser = stalled.socket
     await expect(stalled.ended).resolves.toBeUndefined()
   })
 })
+
+/** `response` served by the Node adapter to a browser that reads nothing (see `stalledBrowser`). */
+async function servedToStalledBrowser(response: Response): Promise<ReturnType<typeof stalledBrowser>> {
+  const handler: GatewayHandler = Object.assign(async () => response, { basePath: '/api/rxgate' })
+  const served: Promise<void>[] = []
+  const url = await listen(createServer((req, res) => void served.push(serveNode(handler, req, res))))
+  return stalledBrowser(url, served)
+}
