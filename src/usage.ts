@@ -84,10 +84,7 @@ export function recordUsage(client: UsageOwner, response: Response, idempotencyK
   }
   const inputTokens = u.input_tokens ?? u.prompt_tokens ?? 0
   const outputTokens = u.output_tokens ?? u.completion_tokens ?? 0
-  const mask = (text: string) => (client.secret ? scrubText(text, client.secret) : text)
-  const event: UsageEvent = {
-    responseId: mask(response.id),
-    model: mask(response.model),
+  const counts = {
     inputTokens,
     outputTokens,
     totalTokens: u.total_tokens ?? inputTokens + outputTokens,
@@ -97,12 +94,16 @@ export function recordUsage(client: UsageOwner, response: Response, idempotencyK
   const t = usageOf(client)
   totals.set(client, {
     responses: t.responses + 1,
-    inputTokens: t.inputTokens + event.inputTokens,
-    outputTokens: t.outputTokens + event.outputTokens,
-    totalTokens: t.totalTokens + event.totalTokens,
-    cachedTokens: t.cachedTokens + event.cachedTokens,
-    reasoningTokens: t.reasoningTokens + event.reasoningTokens,
+    inputTokens: t.inputTokens + counts.inputTokens,
+    outputTokens: t.outputTokens + counts.outputTokens,
+    totalTokens: t.totalTokens + counts.totalTokens,
+    cachedTokens: t.cachedTokens + counts.cachedTokens,
+    reasoningTokens: t.reasoningTokens + counts.reasoningTokens,
   })
-  client.budget?.spent(event.totalTokens, idempotencyKey)
-  callHook(client.hooks?.onUsage, event)
+  client.budget?.spent(counts.totalTokens, idempotencyKey)
+  // The key is looked for in the gateway's words only when a hook will hear them.
+  const onUsage = client.hooks?.onUsage
+  if (!onUsage) return
+  const mask = (text: string) => (client.secret ? scrubText(text, client.secret) : text)
+  callHook(onUsage, { responseId: mask(response.id), model: mask(response.model), ...counts } satisfies UsageEvent)
 }

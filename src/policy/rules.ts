@@ -59,14 +59,15 @@ export interface CreateRule extends RetryRule {
  */
 export function createRule(policy: RetryPolicy): CreateRule {
   const { retry, idempotentCreate } = policy
-  let mayExist = false
-  const rule: RetryRule = (error, failures) => {
-    if (!certainlyNotCreated(error)) mayExist = true
+  // A plain property the rule sets: a getter defined on each call's function costs more than the call's other rules.
+  const rule = ((error: unknown, failures: number) => {
+    if (!certainlyNotCreated(error)) rule.mayExist = true
     if (!retry) return undefined
-    const lifted = idempotentCreate && mayExist
+    const lifted = idempotentCreate && rule.mayExist
     if (!neverArrived(error) && !(lifted && isTransient(error))) return undefined
     const limit = lifted ? Math.max(allowed(policy, error), DEFAULTS.pollFailures) : allowed(policy, error)
     return failures <= limit ? retryWait(error, failures, retry) : undefined
-  }
-  return Object.defineProperty(rule, 'mayExist', { get: () => mayExist }) as CreateRule
+  }) as RetryRule & { mayExist: boolean }
+  rule.mayExist = false
+  return rule
 }

@@ -18,6 +18,8 @@ interface Node {
   readonly literal?: unknown
   readonly requirement?: unknown
   readonly check?: FastCheck
+  readonly async?: boolean
+  readonly '~run'?: (dataset: { typed: true; value: unknown }, config: object) => { readonly issues?: unknown }
 }
 
 const cache = new WeakMap<object, FastCheck | null>()
@@ -44,6 +46,8 @@ export function compileCheck(schema: v.GenericSchema<unknown, unknown>): FastChe
 }
 
 function compile(node: Node): FastCheck | undefined {
+  // An async schema answers with a promise: there is no synchronous answer to read.
+  if (node.async) return undefined
   if (node.pipe) return compilePipe(node.pipe)
   switch (node.type) {
     case 'string':
@@ -162,8 +166,14 @@ function compilePipe([base, ...actions]: readonly Node[]): FastCheck | undefined
   const first = base ? compile(base) : undefined
   if (!first) return undefined
   const rules: FastCheck[] = [first]
+  let last = base!
   for (const action of actions) {
     if (action.kind === 'metadata') continue
+    if (action.async) return undefined
+    // Valibot hands a raw check the last schema's output: a copy, for an object or a list (without keys such as
+    // `__proto__`). It is read only after a schema whose output is its input.
+    if (action.type === 'raw_check' && !SAME_OUTPUT.has(last.type)) return undefined
+    if (action.kind === 'schema') last = action
     const rule = action.kind === 'validation' ? compileAction(action) : action.kind === 'schema' ? compile(action) : undefined
     if (!rule) return undefined
     // `integer` implies `number` (a NaN is not an integer): one check does for both, when the number has no rules of its own.
@@ -172,6 +182,9 @@ function compilePipe([base, ...actions]: readonly Node[]): FastCheck | undefined
   }
   return all(rules)
 }
+
+/** The schemas whose output is their input itself, which a raw check after them sees as valibot shows it. */
+const SAME_OUTPUT = new Set(['custom', 'string', 'number', 'boolean', 'literal', 'picklist'])
 
 /** One check that passes when every check passes, with no loop for the usual one to three. */
 function all(checks: FastCheck[]): FastCheck {
@@ -185,7 +198,8 @@ function all(checks: FastCheck[]): FastCheck {
   }
 }
 
-function compileAction({ type, requirement }: Node): FastCheck | undefined {
+function compileAction(action: Node): FastCheck | undefined {
+  const { type, requirement } = action
   const n = requirement as number
   switch (type) {
     case 'integer':
@@ -206,6 +220,12 @@ function compileAction({ type, requirement }: Node): FastCheck | undefined {
     case 'check':
     case 'partial_check':
       return requirement as FastCheck
+    case 'raw_check': {
+      // A raw check only reports issues (it cannot change the value): run on a
+      // value already typed, it passes when it reported none.
+      const run = action['~run']
+      return run && ((value) => !run.call(action, { typed: true, value }, {}).issues)
+    }
     default:
       return undefined
   }

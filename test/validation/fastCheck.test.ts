@@ -54,6 +54,13 @@ const CASES: [string, v.GenericSchema<unknown, unknown>, unknown[]][] = [
   ['content part event', streamEventSchema('response.content_part.added'), [{ type: 'response.content_part.added', item_id: 'msg_1', output_index: 0, content_index: 0, part: { type: 'output_text', text: '' } }]],
   ['error event', streamEventSchema('error'), [{ type: 'error', code: 'x', message: 'm', param: null }, { type: 'error', error: { type: 'server_error', code: 500, message: 'm' } }]],
   ['unknown event', streamEventSchema('response.future.delta'), [{ type: 'response.future.delta', sequence_number: 1, anything: [1] }]],
+  ['response request (metadata read by its raw check)', ResponseRequestSchema, [
+    { model: 'm', input: [{ role: 'user', content: 'hi' }], metadata: { a: 'b', ['k'.repeat(64)]: 'v'.repeat(512) }, temperature: 1, tool_choice: 'auto', include: ['x'], truncation: 'auto', store: null },
+    { model: 'm', input: 'hi', metadata: { a: 'b', c: 'd' }, max_output_tokens: 16, tools: [{ type: 'function', name: 'f' }] },
+    { model: 'm', metadata: Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`k${i}`, 'v'])) },
+    { model: 'm', metadata: Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v'])) },
+    { model: 'm', metadata: { ['k'.repeat(65)]: 'v', b: 'v'.repeat(513) } },
+  ]],
   ['task created', TaskCreatedSchema, [{ task_info: { id: '0b6ea0f5-5f7e-4a7e-9a6c-2f0d5d0c9a11', created_at: T, updated_at: '2026-01-01T00:00:00.123456Z' } }]],
 ]
 
@@ -132,9 +139,23 @@ describe('compileCheck', () => {
     expect(answers.refused).toBeGreaterThan(0)
   })
 
+  it('reads a raw check only where valibot shows it the value itself, and never an async one', () => {
+    const atMostOneKey = v.rawCheck<Record<string, unknown>>(({ dataset, addIssue }) => {
+      if (dataset.typed && Object.keys(dataset.value).length > 1) addIssue({ message: 'one key at most' })
+    })
+    const onInput = v.pipe(v.custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null), atMostOneKey)
+    const onCopy = v.pipe(v.looseObject({}), atMostOneKey)
+    const value = JSON.parse('{"constructor":1,"a":1}') as object
+    expect(compileCheck(onInput)!(value)).toBe(v.is(onInput, value))
+    // Valibot's copy leaves out `constructor`, so its raw check sees one key where the value has two.
+    expect(v.is(onCopy, value)).toBe(true)
+    expect(compileCheck(onCopy)).toBeUndefined()
+    const pending = v.pipeAsync(v.string(), v.rawCheckAsync(async () => {}))
+    expect(compileCheck(pending as unknown as v.GenericSchema<unknown, unknown>)).toBeUndefined()
+  })
+
   it('declines schemas whose output differs from their input, leaving them to valibot', () => {
     expect(compileCheck(TextToVideoRequestSchema)).toBeUndefined() // strict objects are not read
-    expect(compileCheck(ResponseRequestSchema)).toBeUndefined() // metadata's raw check is not read
     expect(compileCheck(v.object({ a: v.string() }))).toBeUndefined() // plain objects strip keys
     expect(compileCheck(v.optional(v.string(), 'x'))).toBeUndefined() // defaults fill values in
   })
