@@ -25,14 +25,14 @@ const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:
 
 /**
  * What is wrong with an `allowHosts` value at `path`, or undefined: it must
- * be an array of non-empty strings without whitespace, each a hostname, a
+ * be an array of non-empty strings without whitespace or control characters, each a hostname, a
  * `host:port` or an origin.
  *
  * @example
  * ```ts
  * allowHostsIssue('allowHosts', ['files.internal', 'http://127.0.0.1:8080']) // undefined
  * allowHostsIssue('allowHosts', ['files internal'])
- * // { path: 'allowHosts[0]', message: 'must be a hostname, a host:port or an origin such as http://127.0.0.1:8080, without whitespace (got "files internal")' }
+ * // { path: 'allowHosts[0]', message: 'must be a hostname, a host:port or an origin such as http://127.0.0.1:8080, without whitespace or control characters (got "files internal")' }
  * ```
  */
 export function allowHostsIssue(path: string, value: unknown): { path: string; message: string } | undefined {
@@ -41,16 +41,16 @@ export function allowHostsIssue(path: string, value: unknown): { path: string; m
   return bad < 0 ? undefined : { path: `${path}[${bad}]`, message: notHostEntry(value[bad]) }
 }
 
-/** Whether `entry` can be an `allowHosts` entry: a hostname, a `host:port` or an origin, without whitespace. */
+/** Whether `entry` can be an `allowHosts` entry: a hostname, a `host:port` or an origin, without whitespace or control characters. */
 export function isHostEntry(entry: unknown): entry is string {
-  return typeof entry === 'string' && /^\S+$/.test(entry) && readEntry(entry) !== undefined
+  return typeof entry === 'string' && readEntry(entry) !== undefined
 }
 
 /** The refusal of an `allowHosts` that is not an array. */
 export const notHostList = (value: unknown): string => `must be an array of hostnames, host:port or origins (got ${value === null ? 'null' : `a ${typeof value}`})`
 
 /** The refusal of an `allowHosts` entry that {@link isHostEntry} does not take. */
-export const notHostEntry = (entry: unknown): string => `must be a hostname, a host:port or an origin such as http://127.0.0.1:8080, without whitespace (got ${JSON.stringify(entry)})`
+export const notHostEntry = (entry: unknown): string => `must be a hostname, a host:port or an origin such as http://127.0.0.1:8080, without whitespace or control characters (got ${JSON.stringify(entry)})`
 
 /**
  * What is wrong with the {@link PublicNetworkOptions} of an options object
@@ -100,18 +100,22 @@ export function isAllowedHost(url: URL, options: PublicNetworkOptions): boolean 
 
 /** Reads an entry through the URL parser, so that it is spelled as the URLs it is compared with (`LOCALHOST.` and `localhost` alike, `[::1]` for `::1`). */
 function readEntry(entry: string): AllowedHost | undefined {
+  // Whitespace and control characters are refused, not left to the URL parser, which drops some unseen.
+  if (!/^[^\s\p{Cc}]+$/u.test(entry)) return undefined
   try {
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(entry)) {
       const url = new URL(entry)
-      if (!DEFAULT_PORTS[url.protocol] || url.pathname !== '/' || url.search || url.username) return undefined
+      if (!DEFAULT_PORTS[url.protocol] || url.pathname !== '/' || url.search || url.hash || url.username || url.password) return undefined
       return { hostname: trimDot(url.hostname), port: url.port || DEFAULT_PORTS[url.protocol], protocol: url.protocol }
     }
-    // A bare IPv6 address has colons of its own: bracket it before the URL parser sees it.
-    const spelled = /^[0-9a-f:.]*:[0-9a-f:.]*:[0-9a-f:.]*$/i.test(entry) ? `[${entry}]` : entry
+    // A bare IPv6 address has colons of its own: bracket it before the URL parser sees it. One closing `/` is a host's too.
+    const bare = entry.endsWith('/') ? entry.slice(0, -1) : entry
+    const spelled = /^[0-9a-f:.]*:[0-9a-f:.]*:[0-9a-f:.]*$/i.test(bare) ? `[${bare}]` : bare
     const port = /:(\d{1,5})$/.exec(spelled)?.[1]
-    const url = new URL(`http://${port === undefined ? spelled : spelled.slice(0, -port.length - 1)}`)
-    if (url.pathname !== '/' || url.search || url.username || url.port || (port !== undefined && Number(port) > 65_535)) return undefined
-    return { hostname: trimDot(url.hostname), ...(port === undefined ? {} : { port: String(Number(port)) }) }
+    const host = port === undefined ? spelled : spelled.slice(0, -port.length - 1)
+    // Only a host: the URL parser would read, and drop unseen, a password, an empty port, a fragment or a path of dots around one.
+    if (!/^(\[[0-9a-f:.]+\]|[^:/?#@[\]\\]+)$/i.test(host) || Number(port) > 65_535) return undefined
+    return { hostname: trimDot(new URL(`http://${host}`).hostname), ...(port === undefined ? {} : { port: String(Number(port)) }) }
   } catch {
     return undefined
   }

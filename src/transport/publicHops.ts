@@ -75,7 +75,7 @@ export function hopByHop(options: PublicFetchOptions, send: SendHop, written: Wr
   return async (input, init) => {
     const request = typeof Request !== 'undefined' && input instanceof Request ? input : undefined
     const base: RequestInit = { ...init, signal: init?.signal ?? request?.signal ?? null }
-    let hop: Hop = { url: new URL(request ? request.url : String(input)), method: (init?.method ?? request?.method ?? 'GET').toUpperCase(), headers: new Headers(init?.headers ?? request?.headers), body: init?.body ?? request?.body }
+    let hop: Hop = { url: new URL(request ? request.url : String(input)), method: (init?.method ?? request?.method ?? 'GET').toUpperCase(), headers: new Headers(init?.headers ?? request?.headers), body: init?.body }
     const mode = init?.redirect ?? request?.redirect ?? 'follow'
     for (let redirects = 0; ; redirects++) {
       // The scheme first, on every hop: an allowed host skips the address check, never this one.
@@ -83,6 +83,9 @@ export function hopByHop(options: PublicFetchOptions, send: SendHop, written: Wr
       refuseCredentials(hop.url, redirects > 0, options)
       const open = isAllowedHost(hop.url, options)
       if (!open) refuseAddress(hop.url, redirects > 0, written, options)
+      // A Request's body is a stream, which fetch sends only with `duplex` and never again on a 307:
+      // once its URL passed, its bytes are read (as long as the signal allows) and sent on each hop.
+      if (redirects === 0 && hop.body === undefined && request?.body) hop = { ...hop, body: await bytesOf(request, base.signal ?? request.signal) }
       let res: Response
       try {
         res = await send(hop.url.href, { ...base, method: hop.method, headers: hop.headers, body: hop.body ?? null, redirect: 'manual' }, open)
@@ -99,6 +102,21 @@ export function hopByHop(options: PublicFetchOptions, send: SendHop, written: Wr
       if (redirects === MAX_REDIRECTS) throw refusal(options, `redirects more than ${MAX_REDIRECTS} times; rxgate follows at most ${MAX_REDIRECTS} redirects`)
       hop = nextHop(hop, res.status, locationOf(location, hop.url, res.status))
     }
+  }
+}
+
+/** A Request's body as bytes; an abort of `signal` stops the read and rejects with its reason. */
+async function bytesOf(request: Request, signal: AbortSignal): Promise<ArrayBuffer> {
+  signal.throwIfAborted()
+  let stop: (() => void) | undefined
+  const aborted = new Promise<never>((_, reject) => {
+    stop = () => reject(signal.reason)
+    signal.addEventListener('abort', stop)
+  })
+  try {
+    return await Promise.race([request.arrayBuffer(), aborted])
+  } finally {
+    signal.removeEventListener('abort', stop!)
   }
 }
 

@@ -380,3 +380,61 @@ describe('publicFetch (browser build)', () => {
     }
   })
 })
+
+describe('publicLookup: the lookup of the checked connection', () => {
+  const lookup = (hostname: string, options: { all?: boolean }) => new Promise<unknown[]>((resolve) => publicLookup(hostname, options, (...args) => resolve(args)))
+
+  it('answers a public name with its first address, or every address when asked for all', async () => {
+    fakeDns.names.set('cdn.example.com', ['93.184.215.14', '2606:4700:4700::1111'])
+    expect(await lookup('cdn.example.com', {})).toEqual([null, '93.184.215.14', 4])
+    expect(await lookup('cdn.example.com', { all: true })).toEqual([
+      null,
+      [
+        { address: '93.184.215.14', family: 4 },
+        { address: '2606:4700:4700::1111', family: 6 },
+      ],
+    ])
+  })
+
+  it("passes the resolver's own failure on", async () => {
+    const [error] = await lookup('nowhere.test', {})
+    expect(error).toMatchObject({ code: 'ENOTFOUND', hostname: 'nowhere.test' })
+  })
+})
+
+describe("publicFetch with a fetch of the caller's own: what is and is not looked up", () => {
+  it('an address written in the URL is judged as written, without a lookup', async () => {
+    const spy = spyFetch()
+    await publicFetch({ ...OPTIONS, fetch: spy.fetch })('http://93.184.215.14/a.wav')
+    await publicFetch({ ...OPTIONS, fetch: spy.fetch })('http://[2606:4700:4700::1111]/a.wav')
+    expect(spy.asked.length).toBe(2)
+    expect(fakeDns.asked).toEqual([])
+  })
+
+  it('an IPv4-translated address (::ffff:0:a.b.c.d) is judged by its IPv4 part', async () => {
+    const spy = spyFetch()
+    await publicFetch({ ...OPTIONS, fetch: spy.fetch })('http://[::ffff:0:808:808]/a.wav')
+    expect(spy.asked.map((a) => a.url)).toEqual(['http://[::ffff:0:808:808]/a.wav'])
+    const error = await errorOf(publicFetch({ ...OPTIONS, fetch: spy.fetch })('http://[::ffff:0:7f00:1]/a.wav'))
+    expect(error.issues).toEqual([{ path: 'audio_url', message: `refers to a private address (loopback); ${ADVICE}` }])
+  })
+})
+
+describe('publicFetch over real connections: names and Request bodies', () => {
+  it('a name under localhost is judged by the addresses it resolves to, not by its name', async () => {
+    fakeDns.names.set('files.localhost', ['10.0.0.5'])
+    const error = await errorOf(publicFetch(OPTIONS)('http://files.localhost:8080/a.wav'))
+    expect(error.issues).toEqual([{ path: 'audio_url', message: `refers to a private address (RFC 1918); ${ADVICE}` }])
+    expect(fakeDns.asked).toEqual(['files.localhost'])
+  })
+
+  it('a Request with a body is sent, and sent again on a 307', async () => {
+    const host = await startServer((req, res) => (req.path === '/a' ? res.writeHead(307, { location: '/b' }).end() : res.end('done')))
+    const res = await publicFetch({ ...OPTIONS, allowHosts: [host.url] })(new Request(`${host.url}/a`, { method: 'POST', body: 'x' }))
+    expect(await res.text()).toBe('done')
+    expect(host.requests.map((r) => [r.path, r.method, r.body])).toEqual([
+      ['/a', 'POST', 'x'],
+      ['/b', 'POST', 'x'],
+    ])
+  })
+})
