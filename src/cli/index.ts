@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-import { main } from './main.js'
+import { failureText, main } from './main.js'
+import { maskedOutput } from './maskedOutput.js'
 import { EXIT } from './run.js'
+import { terminalText } from './terminalText.js'
 
 // A closed terminal (EIO) or a reader gone (EPIPE) makes writes fail: the
 // command still ends as it would, and a failed write never throws.
@@ -14,4 +16,10 @@ main(process.argv.slice(2)).then((code) => {
     process.once('beforeExit', () => process.kill(process.pid, 'SIGHUP'))
   }
   process.exitCode = code
+}, (err: unknown) => {
+  // main reports its own failures; this catches a throw outside its reach (the simulator failing to close), as one masked line.
+  const stderr = maskedOutput((text) => process.stderr.write(text), process.env.GATEWAY_API_KEY?.trim())
+  stderr.write(`rxgate: unexpected failure: ${terminalText(failureText(err), { oneLine: true })}\n`)
+  stderr.flush()
+  process.exitCode = EXIT.failed
 })

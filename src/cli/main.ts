@@ -28,6 +28,11 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     log(`rxgate: ${sentence(line)}${usage ? `\n\n${usage}` : ''}`)
     return EXIT.badInput
   }
+  // Anything else (a bug, a broken environment) is one line through the mask too, never a stack that may quote the key.
+  const unexpected = (err: unknown) => {
+    log(`rxgate: unexpected failure: ${sentence(terminalText(failureText(err), { oneLine: true }))}`)
+    return EXIT.failed
+  }
   let parsed
   try {
     parsed = readArgs(argv, isCommand)
@@ -73,7 +78,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     if (name === 'video') checkVideo(args[0]!, flags)
     if (name === 'task') checkTask(args[0]!)
   } catch (err) {
-    if (!isInvalidRequestError(err)) throw err
+    if (!isInvalidRequestError(err)) return unexpected(err)
     return bad(`${err.name}: ${err.message}`, '')
   }
   const progress = createProgress({ isTTY: process.stderr.isTTY, write: (text: string) => stderr.write(text) })
@@ -115,15 +120,22 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     }
   } catch (err) {
     // Bad input found before anything ran (environment, a client option): one line, exit 2.
-    if (!(err instanceof UsageError) && !isInvalidRequestError(err)) throw err
-    log(`rxgate: ${sentence(err instanceof UsageError ? err.message : `${err.name}: ${err.message}`)}`)
-    return EXIT.badInput
+    if (err instanceof UsageError || isInvalidRequestError(err)) {
+      log(`rxgate: ${sentence(err instanceof UsageError ? err.message : `${err.name}: ${err.message}`)}`)
+      return EXIT.badInput
+    }
+    return unexpected(err)
   } finally {
     stdout.flush()
     progress.stop()
+    await connection?.close().catch(unexpected)
     stderr.flush()
-    await connection?.close()
   }
+}
+
+/** An error as one line of text: its name and message, or the value itself. */
+export function failureText(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err)
 }
 
 async function runSimulator(port: number, json: boolean, log: (line: string) => void): Promise<number> {
