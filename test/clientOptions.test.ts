@@ -130,7 +130,7 @@ describe('ClientOptionsSchema: headers and allowHosts', () => {
   })
 
   it('names each broken allowHosts entry by its index, as the other options with allowHosts do', () => {
-    const entry = (got: string) => `must be a hostname, a host:port or an origin such as http://127.0.0.1:8080, without whitespace (got ${got})`
+    const entry = (got: string) => `must be a hostname, a host:port or an origin such as http://127.0.0.1:8080, without whitespace or control characters (got ${got})`
     expect(issuesOf({ allowHosts: ['files.internal', '', 'http://a/path', '127.0.0.1:8080', 3] })).toEqual([
       { path: 'allowHosts[1]', message: entry('""') },
       { path: 'allowHosts[2]', message: entry('"http://a/path"') },
@@ -158,7 +158,7 @@ describe('ClientOptionsSchema: headers and allowHosts', () => {
   })
 
   it('refuses a hole in allowHosts as the undefined entry it is', () => {
-    expect(issuesOf({ allowHosts: [, 'files.internal'] })).toEqual(only('allowHosts[0]', 'must be a hostname, a host:port or an origin such as http://127.0.0.1:8080, without whitespace (got undefined)'))
+    expect(issuesOf({ allowHosts: [, 'files.internal'] })).toEqual(only('allowHosts[0]', 'must be a hostname, a host:port or an origin such as http://127.0.0.1:8080, without whitespace or control characters (got undefined)'))
   })
 
   it('takes headers as a plain object only: a Headers or Map object would send none of its entries', () => {
