@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-import { failureText, main } from './main.js'
+import { main, unexpectedLine } from './main.js'
 import { maskedOutput } from './maskedOutput.js'
 import { EXIT } from './run.js'
-import { terminalText } from './terminalText.js'
 
 // A closed terminal (EIO) or a reader gone (EPIPE) makes writes fail: the
 // command still ends as it would, and a failed write never throws.
@@ -19,7 +18,7 @@ main(process.argv.slice(2)).then((code) => {
 }, (err: unknown) => {
   // main reports its own failures; this catches a throw outside its reach (the simulator failing to close), as one masked line.
   const stderr = maskedOutput((text) => process.stderr.write(text), process.env.GATEWAY_API_KEY?.trim())
-  stderr.write(`rxgate: unexpected failure: ${terminalText(failureText(err), { oneLine: true })}\n`)
+  stderr.write(`${unexpectedLine(err)}\n`)
   stderr.flush()
   process.exitCode = EXIT.failed
 })

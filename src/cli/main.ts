@@ -30,7 +30,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   }
   // Anything else (a bug, a broken environment) is one line through the mask too, never a stack that may quote the key.
   const unexpected = (err: unknown) => {
-    log(`rxgate: unexpected failure: ${sentence(terminalText(failureText(err), { oneLine: true }))}`)
+    log(unexpectedLine(err))
     return EXIT.failed
   }
   let parsed
@@ -133,9 +133,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   }
 }
 
-/** An error as one line of text: its name and message, or the value itself. */
-export function failureText(err: unknown): string {
-  return err instanceof Error ? `${err.name}: ${err.message}` : String(err)
+/** The line that reports a failure the CLI has no words for: the error's name and message, or the value itself, on one line with nothing a terminal acts on (mask it before printing). */
+export function unexpectedLine(err: unknown): string {
+  const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err)
+  return `rxgate: unexpected failure: ${sentence(terminalText(text, { oneLine: true }))}`
 }
 
 async function runSimulator(port: number, json: boolean, log: (line: string) => void): Promise<number> {
