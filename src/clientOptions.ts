@@ -85,7 +85,7 @@ const CLIENT_OPTIONS = {
   maxConnections: v.optional(integerFromTo(1, 1_000_000)),
   /** Longest silence, in ms: no whole JSON reply, or no complete stream event (pings do not count). @defaultValue `600_000` ({@link DEFAULTS | DEFAULTS.timeoutMs}) */
   timeoutMs: v.optional(milliseconds(1)),
-  /** Largest JSON reply body, in bytes; past it the request is aborted. @defaultValue `32 * 1024 * 1024` ({@link DEFAULTS | DEFAULTS.maxBodyBytes}) */
+  /** Largest JSON reply body, in bytes, counted as read (after any decoding a `fetch` does); past it the request is aborted. @defaultValue `32 * 1024 * 1024` ({@link DEFAULTS | DEFAULTS.maxBodyBytes}) */
   maxBodyBytes: v.optional(integerFromTo(1, Number.MAX_SAFE_INTEGER)),
   /** Largest single stream event, in bytes; past it the request is aborted. @defaultValue `16 * 1024 * 1024` ({@link DEFAULTS | DEFAULTS.maxEventBytes}) */
   maxEventBytes: v.optional(integerFromTo(1, Number.MAX_SAFE_INTEGER)),

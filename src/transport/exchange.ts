@@ -112,15 +112,15 @@ export function httpError(conn: Connection, spec: RequestSpec, res: Pick<Transpo
 /**
  * Reads a body as text, at most `limit` bytes: past it, `'fail'` rejects with
  * {@link PayloadTooLargeError} and `'cut'` returns what was read. A body
- * that says its length within the limit is read in one go (undici's fast
- * path); any other is counted as it arrives, so an endless body never grows
+ * that says it is longer is refused before it is read; every body is counted
+ * as it arrives, whatever length it says: a transport that decodes the body
+ * (`fetch` does, for `Content-Encoding: br` or `gzip`) gets more bytes than
+ * `Content-Length` counts, so an endless or compressed body never grows
  * memory past the limit.
  */
 export async function readText(res: TransportResponse, spec: RequestSpec, limit: number, over: 'fail' | 'cut' = 'fail'): Promise<string> {
   try {
-    const length = Number(res.header('content-length') ?? Number.NaN)
-    if (length <= limit) return await res.text()
-    if (length > limit && over === 'fail') throw tooLarge(spec, limit)
+    if (over === 'fail' && Number(res.header('content-length')) > limit) throw tooLarge(spec, limit)
     if (res.textUpTo) {
       const { text, whole } = await res.textUpTo(limit)
       if (!whole && over === 'fail') throw tooLarge(spec, limit)

@@ -23,13 +23,17 @@ export interface TransportResponse {
   readonly status: number
   /** A header's value by name (any case), or undefined when it was not sent. */
   header(name: string): string | undefined
-  /** The body's bytes as they arrive; read it once, either this way or with `text()`. */
+  /** The body's bytes as they arrive; read it once, either this way or with `textUpTo()`. */
   readonly body: AsyncIterable<Uint8Array>
-  /** The whole body as text; used only when its length is known to be within the limit. */
+  /**
+   * The whole body as text, unbounded. rxgate reads bodies counted instead
+   * (with `textUpTo`, or `body`): `Content-Length` does not bound the text
+   * of a body the transport decodes (`fetch` does).
+   */
   text(): Promise<string>
   /**
-   * Optional, for a body of unknown length: its text, read at most `limit`
-   * bytes, without async iteration's cost per reply. `whole` is false when
+   * Optional: the body's text, read at most `limit` bytes (counted as they
+   * arrive, after any decoding), without async iteration's cost per reply. `whole` is false when
    * the body went on past the limit: `text` then holds its first `limit`
    * bytes and the rest is dropped. Without it, `body` is iterated.
    */

@@ -181,19 +181,18 @@ describe('readText', () => {
     expect(await readText(await res, GET, 100)).toBe('{"t":"Café — 🚀"}')
   })
 
-  it('reads a body that says its length, up to the limit included, in one go', async () => {
-    const whole = (length: number) => ({
+  it('counts a body that says its length within the limit as it arrives, never reading it whole (a decoded body can be longer)', async () => {
+    const decoded = (length: number, chunks: readonly string[]) => ({
       status: 200,
       header: (name: string) => (name === 'content-length' ? String(length) : undefined),
-      text: async () => 'x'.repeat(length),
-      body: {
-        [Symbol.asyncIterator]: (): AsyncIterator<Uint8Array> => {
-          throw new Error('read in pieces')
-        },
-      },
+      text: async (): Promise<string> => expect.fail('read whole'),
+      body: (async function* () {
+        for (const chunk of chunks) yield new TextEncoder().encode(chunk)
+      })(),
     })
-    expect(await readText(whole(999), GET, 1_000)).toHaveLength(999)
-    expect(await readText(whole(1_000), GET, 1_000)).toHaveLength(1_000)
+    expect(await readText(decoded(10, ['a'.repeat(600), 'b'.repeat(400)]), GET, 1_000)).toHaveLength(1_000)
+    expect(await failure(readText(decoded(10, ['a'.repeat(600), 'b'.repeat(600)]), GET, 1_000))).toBeInstanceOf(PayloadTooLargeError)
+    expect(await readText(decoded(10, ['a'.repeat(600), 'b'.repeat(600)]), GET, 1_000, 'cut')).toBe('a'.repeat(600) + 'b'.repeat(400))
   })
 
   it('with "cut", cuts a body whose content-length is over the limit instead of refusing it', async () => {
@@ -258,13 +257,12 @@ describe('readText', () => {
       expect(await readText(upTo('x'.repeat(10), false).res, GET, 10, 'cut')).toBe('x'.repeat(10))
     })
 
-    it('is not asked when the length is known: within the limit the body is read whole, past it refused', async () => {
-      const known = upTo('', true, 20)
-      known.res.text = async () => 'y'.repeat(20)
+    it('is asked when the length is known within the limit too; a length past it is refused without asking', async () => {
+      const known = upTo('y'.repeat(20), true, 20)
       expect(await readText(known.res, GET, 20)).toBe('y'.repeat(20))
       const over = upTo('', true, 21)
       expect(await failure(readText(over.res, GET, 20))).toBeInstanceOf(PayloadTooLargeError)
-      expect([...known.limits, ...over.limits]).toEqual([])
+      expect([...known.limits, ...over.limits]).toEqual([20])
     })
 
     it('turns its failure into a ConnectionError with sent: true', async () => {

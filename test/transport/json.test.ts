@@ -157,11 +157,14 @@ describe('json$: past the time limit', () => {
   it('a reply whose body still arrives (a transport that ignores the abort) is not decoded: the timeout stands', async () => {
     const clock = new VirtualClock()
     let release!: (text: string) => void
+    const late = new Promise<string>((resolve) => (release = resolve))
     const transport: Transport = async () => ({
       status: 200,
       header: (name) => ({ 'content-length': '8', 'content-type': 'application/json' })[name],
-      body: (async function* () {})(),
-      text: () => new Promise<string>((resolve) => (release = resolve)),
+      body: (async function* () {
+        yield new TextEncoder().encode(await late)
+      })(),
+      text: () => late,
     })
     const decoded: unknown[] = []
     const o = observe(json$(clientWith({ transport, scheduler: clock, timeoutMs: 1_000 }), GET, (json) => (decoded.push(json), json)))
