@@ -3,6 +3,7 @@ import { asGatewayError } from '../errors/GatewayError.js'
 import { InvalidRequestError, isInvalidRequestError } from '../errors/InvalidRequestError.js'
 import { DEFAULTS } from '../policy/defaults.js'
 import { publicNetworkIssues, type PublicNetworkOptions } from '../transport/allowHosts.js'
+import { millis } from '../validation/options.js'
 import { Unreadable, type AudioFetch } from './audioHttp.js'
 import { audioIssues } from './audioRules.js'
 import { guardedFetch } from './guardedFetch.js'
@@ -26,6 +27,8 @@ export interface AudioCheckOptions extends PublicNetworkOptions {
   readonly fetch?: AudioFetch
   /**
    * Time allowed for the whole probe, in ms; past it the file counts as unreachable.
+   * An integer from 1 to 2^31-1 (what a timer holds); any other value is
+   * refused with `InvalidRequestError` before anything is fetched.
    *
    * @defaultValue `600_000` ({@link DEFAULTS | DEFAULTS.timeoutMs}); in `textToVideo$`, the client's `timeoutMs`
    */
@@ -106,6 +109,9 @@ export function checkAudio$(audioUrl: string, options: AudioCheckOptions = {}): 
     options ??= {}
     // A malformed entry would match nothing and quietly refuse the host meant; a string "false" would open every address.
     const badOptions = publicNetworkIssues('', options)
+    // 0 would give up at once; NaN, Infinity or more than a timer holds would fire at once too.
+    const badTimeout = options.timeoutMs === undefined ? undefined : millis(1)(options.timeoutMs)
+    if (badTimeout) badOptions.push({ path: 'timeoutMs', message: badTimeout })
     if (badOptions.length > 0) return subscriber.error(new InvalidRequestError(badOptions, 'audio check options'))
     if (!/^https?:\/\//i.test(audioUrl)) {
       subscriber.next({ checked: false, reason: 'not an http(s) URL, which only the gateway can read' })

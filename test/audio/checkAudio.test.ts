@@ -136,6 +136,16 @@ describe('checkAudio$: a file that cannot be read', () => {
     await within(head.closedEarly, 2_000, 'the close of the HEAD')
   })
 
+  it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, '5000'])('a timeoutMs of %s is refused before anything is fetched (a timer cannot hold it, or it would give up at once)', async (timeoutMs) => {
+    const host = await startServer(() => {})
+    const error = await errorOf(checkAudio$(`${host.url}/voice.wav`, { timeoutMs: timeoutMs as number, allowHosts: [host.url] }))
+    expect(isInvalidRequestError(error)).toBe(true)
+    const { issues } = error as { issues: { path: string; message: string }[] }
+    expect(issues).toHaveLength(1)
+    expect(issues[0]).toMatchObject({ path: 'timeoutMs', message: expect.stringMatching(/^must be an integer of milliseconds from 1 to 2147483647 \(got /) })
+    expect(host.requests).toHaveLength(0)
+  })
+
   it('unsubscribing aborts the probe: a host stalled mid-body sees the connection close', async () => {
     const host = await audioHost(toneWav(5), { stallAfter: 10 })
     const o = observe(checkAudio$(`${host.url}/a.wav`, { allowHosts: [host.url] }))
