@@ -5,6 +5,7 @@ import { download$ } from './download.js'
 import { responseText } from '../operators/outputText.js'
 import { endpoints, taskEndpoint, type TaskEndpoint } from '../endpoints.js'
 import { InvalidRequestError } from '../errors/InvalidRequestError.js'
+import { checkFileCount, DEFAULT_MAX_FILES } from '../download/maxFiles.js'
 import type { Gateway } from '../gateway.js'
 import type { TaskEvent } from '../operators/pollTask.js'
 import { TextToVideoRequestSchema, type TextToVideoRequest } from '../validation/textToVideoRequest.js'
@@ -140,7 +141,8 @@ export function bot(gateway: Gateway, flags: { topic: string; model: string; out
 /**
  * Saves every result (a video's one, an image task's several) under `out`,
  * one after the other; the gateway's own origin may be at a private address
- * (a local simulator serves its results itself).
+ * (a local simulator serves its results itself). A task listing more than
+ * `DEFAULT_MAX_FILES` (16) URLs fails before any download, as `saveResults` does.
  */
 function saveResult$(done: Extract<TaskEvent, { type: 'completed' }>, { out, overwrite }: SaveFlags, ext: string, io: Io, baseUrl: string): Observable<CompletedView> {
   const name = safeName(done.taskId)
@@ -155,7 +157,10 @@ function saveResult$(done: Extract<TaskEvent, { type: 'completed' }>, { out, ove
   if (done.urls.length === 0) {
     return throwError(() => new Error(`Task ${done.taskId} completed without a result URL, so nothing was saved: check that the endpoint is the right kind (video or image)`))
   }
-  return from(done.urls).pipe(
+  return defer(() => {
+    checkFileCount(done.taskId, done.urls, DEFAULT_MAX_FILES, 'without --out, the task prints its URLs')
+    return from(done.urls)
+  }).pipe(
     concatMap(one$),
     ignoreElements(),
     (saving$) => concat(saving$, defer(() => of({ ...done, file: saved[0]!.file, bytes: saved[0]!.bytes, ...(saved.length > 1 ? { files: saved.map((s) => s.file) } : {}) }))),

@@ -1,7 +1,6 @@
 import * as v from 'valibot'
 import { InvalidRequestError } from '../errors/InvalidRequestError.js'
 import { TaskIdSchema } from '../validation/task.js'
-import { nodeModules } from './nodeModules.js'
 
 // Besides a UUID, a plain name: letters, digits, `_` and `-`; no dot, no separator, so never `..` nor a path.
 const PLAIN_NAME = /^[A-Za-z0-9][\w-]{0,127}$/
@@ -11,9 +10,10 @@ const PLAIN_NAME = /^[A-Za-z0-9][\w-]{0,127}$/
  * the task id in lower case, so that two ids differing only in case never
  * share a file where the file system ignores case.
  * A task id comes from a gateway's reply, so it is a file name only when it
- * is a UUID or a plain name; and the resolved path must stay inside the
- * folder. Anything else (`../../x`, `/etc/x`, `a\\b`) is an
- * `InvalidRequestError`, raised before any request.
+ * is a UUID or a plain name, and `ext` only when it is 1 to 5 lower-case
+ * letters or digits: the name is then one path segment without `..`, so the
+ * file is inside the folder. Anything else (`../../x`, `/etc/x`, `a\\b`) is
+ * an `InvalidRequestError`, raised before any request.
  *
  * @example
  * ```ts
@@ -23,15 +23,12 @@ const PLAIN_NAME = /^[A-Za-z0-9][\w-]{0,127}$/
  * ```
  */
 export function resultFile(folder: string, taskId: string, index: number, ext: string): string {
-  const refuse = (message: string) => new InvalidRequestError([{ path: 'taskId', message }], 'result file name')
-  if (typeof taskId !== 'string' || !(v.is(TaskIdSchema, taskId) || PLAIN_NAME.test(taskId)) || !/^[a-z0-9]{1,5}$/.test(ext)) {
-    throw refuse(`must be a UUID or a plain name (letters, digits, _ and -) to name a file (got ${JSON.stringify(taskId).slice(0, 80)})`)
+  const refuse = (path: string, message: string) => new InvalidRequestError([{ path, message }], 'result file name')
+  if (typeof taskId !== 'string' || !(v.is(TaskIdSchema, taskId) || PLAIN_NAME.test(taskId))) {
+    throw refuse('taskId', `must be a UUID or a plain name (letters, digits, _ and -) to name a file (got ${JSON.stringify(taskId).slice(0, 80)})`)
   }
+  if (!/^[a-z0-9]{1,5}$/.test(ext)) throw refuse('ext', `must be 1 to 5 lower-case letters or digits (got ${JSON.stringify(ext)})`)
   // Lower case: on a file system that ignores case (macOS, Windows) `Task-A` and `task-a` would share one file; UUIDs ignore case anyway.
-  const name = `${taskId.toLowerCase()}-${index}.${ext}`
-  const { path } = nodeModules()
-  const inside = path.resolve(folder)
-  const file = path.resolve(inside, name)
-  if (path.dirname(file) !== inside) throw refuse(`names a file outside ${inside}`)
-  return `${folder}/${name}`
+  // No separator, no `..`: no resolved path needs checking against the folder.
+  return `${folder}/${taskId.toLowerCase()}-${index}.${ext}`
 }

@@ -3,7 +3,9 @@ import type { TaskEvent } from '../operators/pollTask.js'
 import { InvalidRequestError } from '../errors/InvalidRequestError.js'
 import { download$ } from './download$.js'
 import { maxBytesOf } from './maxBytes.js'
+import { checkFileCount, maxFilesOf } from './maxFiles.js'
 import { nodeModules } from './nodeModules.js'
+import { resultExtension } from './resultExtension.js'
 import { resultFile } from './resultFile.js'
 import type { DownloadEvent, DownloadOptions } from './types.js'
 
@@ -21,6 +23,13 @@ export interface SaveResultsOptions extends Omit<DownloadOptions, 'expiresAt' | 
    * too: the save fails with `GatewayError`. @defaultValue `false`
    */
   readonly overwrite?: boolean
+  /**
+   * The most result files one task may list: a completed task with more fails
+   * with `ValidationError` (issue at `urls`) before any download, as a
+   * gateway's reply could list thousands. An integer of at least 1.
+   * @defaultValue `16`
+   */
+  readonly maxFiles?: number
 }
 
 /** A `download$` event of one result file, with the task and the file it belongs to. */
@@ -36,8 +45,11 @@ export type SaveResultsEvent = DownloadEvent & {
 /**
  * Saves every result of each completed task into `dir` (Node), before the
  * URLs expire: `<taskId>-<index>.<ext>` (the task id in lower case, `index`
- * from 1, the extension from the URL, else `mp4` for a video and `png` for an
- * image). Other task events
+ * from 1, the extension from the URL when it is a media one of the result's
+ * kind (`mp4`, `webm`, `mov`, `m4v`; `png`, `jpg`, `jpeg`, `webp`, `gif`),
+ * else `mp4` for a video and `png` for an image). `dir` may not be the root
+ * folder (`/`). A task listing more than `maxFiles` URLs (16) fails with
+ * `ValidationError` before any request. Other task events
  * are let go. Emits each file's `progress` and `saved` events with `taskId`,
  * `index` and `file`; completes when the source has and every file is saved.
  * A URL already past its `expiresAt` fails with `ResultExpiredError` before
@@ -63,7 +75,9 @@ export type SaveResultsEvent = DownloadEvent & {
  */
 export function saveResults(dir: string, options: SaveResultsOptions = {}): OperatorFunction<TaskEvent, SaveResultsEvent> {
   if (typeof dir !== 'string') throw new InvalidRequestError([{ path: 'dir', message: `must be a folder path (got ${dir === null ? 'null' : typeof dir})` }], 'saveResults')
-  const { concurrency = 4, overwrite = false, ...download } = options ?? {}
+  // `/` trimmed of its separator would be '', the working folder: refused rather than read either way (often `${empty}/`).
+  if (/^[\\/]+$/.test(dir)) throw new InvalidRequestError([{ path: 'dir', message: `is the root folder (got ${JSON.stringify(dir)}); name a folder to save into` }], 'saveResults')
+  const { concurrency = 4, overwrite = false, maxFiles: givenMaxFiles, ...download } = options ?? {}
   // 0, a negative or NaN would make mergeMap hold every task and never start one.
   if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
     throw new InvalidRequestError([{ path: 'concurrency', message: `must be an integer of at least 1 (got ${String(concurrency)})` }], 'saveResults')
@@ -74,6 +88,7 @@ export function saveResults(dir: string, options: SaveResultsOptions = {}): Oper
   if (typeof overwrite !== 'boolean') throw new InvalidRequestError([{ path: 'overwrite', message: `must be true or false (got ${typeof overwrite})` }], 'saveResults')
   // Checked here too, at once, as `concurrency` is: a bad bound fails the call, not each file later.
   maxBytesOf(download.maxBytes, undefined, 'saveResults')
+  const maxFiles = maxFilesOf(givenMaxFiles)
   const folder = dir.replace(/[\\/]+$/, '') || '.'
   return (source) =>
     defer(() => {
@@ -81,29 +96,29 @@ export function saveResults(dir: string, options: SaveResultsOptions = {}): Oper
       const ours = new Set<string>()
       return source.pipe(
         filter((event): event is Extract<TaskEvent, { type: 'completed' }> => event.type === 'completed'),
-        mergeMap(
-          (done) =>
-            from(done.urls.map((url, i) => ({ url, index: i + 1 }))).pipe(
-              concatMap(({ url, index }) =>
-                defer(async () => {
-                  // Only video results carry `expiresAt`: it tells the kind where the URL does not.
-                  const file = resultFile(folder, done.taskId, index, extensionOf(url, done.expiresAt ? 'mp4' : 'png'))
-                  const replace = overwrite || ours.has(file)
-                  // Checked first, so that a name already taken costs no request; the download's last step
-                  // keeps a file that appears meanwhile too (`overwrite: false` reaches the file sink).
-                  if (!replace && (await taken(file))) throw alreadyThere(file)
-                  ours.add(file)
-                  return { file, replace }
-                }).pipe(
-                  switchMap(({ file, replace }) => {
-                    const expiry = done.expiresAt ? { expiresAt: done.expiresAt } : {}
-                    return download$(url, file, { ...download, ...expiry, overwrite: replace }).pipe(map((event): SaveResultsEvent => ({ ...event, taskId: done.taskId, index, file })))
-                  }),
-                ),
+        mergeMap((done) => {
+          // Counted before any file is named or fetched: a reply can list far more URLs than any task has results.
+          checkFileCount(done.taskId, done.urls, maxFiles, 'pass a larger maxFiles if such tasks are expected')
+          return from(done.urls.map((url, i) => ({ url, index: i + 1 }))).pipe(
+            concatMap(({ url, index }) =>
+              defer(async () => {
+                // Only video results carry `expiresAt`: it tells the kind where the URL does not.
+                const file = resultFile(folder, done.taskId, index, resultExtension(url, done.expiresAt ? 'video' : 'image'))
+                const replace = overwrite || ours.has(file)
+                // Checked first, so that a name already taken costs no request; the download's last step
+                // keeps a file that appears meanwhile too (`overwrite: false` reaches the file sink).
+                if (!replace && (await taken(file))) throw alreadyThere(file)
+                ours.add(file)
+                return { file, replace }
+              }).pipe(
+                switchMap(({ file, replace }) => {
+                  const expiry = done.expiresAt ? { expiresAt: done.expiresAt } : {}
+                  return download$(url, file, { ...download, ...expiry, overwrite: replace }).pipe(map((event): SaveResultsEvent => ({ ...event, taskId: done.taskId, index, file })))
+                }),
               ),
             ),
-          concurrency,
-        ),
+          )
+        }, concurrency),
       )
     })
 }
@@ -124,11 +139,3 @@ function alreadyThere(file: string): InvalidRequestError {
   return new InvalidRequestError([{ path: 'file', message: `${file} already exists; saveResults replaces no file unless given overwrite: true` }], 'saveResults')
 }
 
-/** The URL path's extension (`mp4`, `png`, …), or `fallback`. */
-function extensionOf(url: string, fallback: string): string {
-  try {
-    return /\.([a-z0-9]{1,5})$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? fallback
-  } catch {
-    return fallback
-  }
-}

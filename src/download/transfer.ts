@@ -65,7 +65,8 @@ export class Transfer {
         await this.pump(part)
         // Unsubscribed mid-body: the file is not finished, whatever its length says.
         if (this.stopped) return
-        if (this.total === undefined || this.written >= this.total) break
+        // Short of the end this part announced (a 206 of unknown size too) or of the file's size: a body that broke off.
+        if (!this.endedEarly(part)) break
         throw connectionError(this.spec, new Error('the body ended early'), true)
       } catch (error) {
         if (this.stopped) return
@@ -204,6 +205,11 @@ export class Transfer {
       const { written: bytes, total } = this
       this.out.next({ type: 'progress', bytes, total, fraction: total ? Math.min(1, bytes / total) : undefined })
     }
+  }
+
+  /** The body ended cleanly before the end its part announced, or before the whole file's size. */
+  private endedEarly(part: Part): boolean {
+    return (part.end !== undefined && this.written < part.end) || (this.total !== undefined && this.written < this.total)
   }
 
   private overrun(limit: number): GatewayError {

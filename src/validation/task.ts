@@ -6,7 +6,22 @@ export type { TaskStatus } from '../contract/status.js'
 
 /** A task id: a UUID. */
 export const TaskIdSchema = v.pipe(v.string(), v.uuid('must be a UUID'))
-const isoUtc = v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|\+00:00)$/, 'must be an ISO 8601 UTC timestamp'))
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|\+00:00)$/
+/**
+ * Whether an ISO 8601 UTC timestamp names a moment that exists. The pattern
+ * reads digits, not dates: `2026-13-45T99:99:99Z` passes it and `Date.parse`
+ * gives NaN, and V8 reads `2026-02-30` as 2 March; either would make a
+ * result's `expiresAt` wrong later. A string the pattern refuses passes here:
+ * it has its own issue already.
+ */
+function exists(at: string): boolean {
+  if (!ISO_UTC.test(at)) return true
+  // Date.parse refuses a month outside 01-12, a day outside 01-31 and a time past 24:00:00;
+  // a day past its month's end rolls into the next month, where its day of the month differs.
+  const day = Number(at.slice(8, 10))
+  return !Number.isNaN(Date.parse(at)) && new Date(Date.UTC(Number(at.slice(0, 4)), Number(at.slice(5, 7)) - 1, day)).getUTCDate() === day
+}
+const isoUtc = v.pipe(v.string(), v.regex(ISO_UTC, 'must be an ISO 8601 UTC timestamp'), v.check(exists, 'must be a date and time that exist'))
 // Whitespace or a control character (C0, DEL, C1) anywhere is refused, not only at the start:
 // the URL parser drops a line break silently, but whoever reads the raw string line by line sees
 // a second line the gateway wrote (`https://cdn/v.mp4\nhttps://evil/run.sh`), and a terminal acts on controls.

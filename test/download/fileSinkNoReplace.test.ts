@@ -96,6 +96,18 @@ describe('fileSink with overwrite: false', () => {
     await sink.discard()
     expect(await readdir(dir)).toEqual([])
   })
+
+  it.each([
+    ['link', { link: () => Promise.reject(undefined) }],
+    ['the copy, where hard links fail,', { link: () => Promise.reject(Object.assign(new Error('link: EPERM'), { code: 'EPERM' })), copyFile: () => Promise.reject(undefined) }],
+  ])('a failure of %s that is not an Error is reported as it is, naming the file', async (_, fs) => {
+    const dir = await tempDir()
+    const sink = withFs(fs as Partial<typeof realFs>, () => fileSink(join(dir, 'v.mp4'), { overwrite: false }))
+    await sink.write(bytes('kite'))
+    expect(await finishError(sink)).toMatchObject({ message: expect.stringMatching(/^Could not write the download to .*v\.mp4 \(undefined\)\. /) as string })
+    await sink.discard()
+    expect(await readdir(dir)).toEqual([])
+  })
 })
 
 describe('partialFileSink (keepPartial) with overwrite: false', () => {

@@ -86,7 +86,7 @@ describe('download$ with keepPartial', () => {
     expect((await readFile(file)).equals(other)).toBe(true)
   })
 
-  it('a part whose record names another URL, or is torn, or is missing, is not trusted: the download begins at byte 0', async () => {
+  it('a part whose record names another URL, is tampered with, torn or missing is not trusted: the download begins at byte 0', async () => {
     const host = await fileHost({ dropAt: (n) => (n === 1 ? 80_000 : undefined) })
     const dir = await tempDir()
     const file = join(dir, 'v.mp4')
@@ -94,6 +94,10 @@ describe('download$ with keepPartial', () => {
     const record = await readFile(`${file}.part.json`, 'utf8')
     const cases: [string, string | undefined][] = [
       ['another URL', record.replace('/files/result.mp4', '/files/other.mp4')],
+      ['no validator', JSON.stringify({ ...JSON.parse(record), validator: undefined })],
+      ['a version that is not a string', JSON.stringify({ ...JSON.parse(record), version: 1 })],
+      ['a total that is not a whole number', JSON.stringify({ ...JSON.parse(record), total: 199_999.5 })],
+      ['a total written as a string', JSON.stringify({ ...JSON.parse(record), total: '200000' })],
       ['torn', record.slice(0, 20)],
       ['missing', undefined],
     ]
@@ -104,7 +108,7 @@ describe('download$ with keepPartial', () => {
       const from = host.requests.length
       const { values } = await collect(download$(host.url, file, keep(host)))
       expect(host.requests.slice(from).map((r) => r.headers.range), name).toEqual([undefined])
-      expect(saved(values), name).toMatchObject({ fromPartial: 0, sha256: sha256(host.bytes) })
+      expect(saved(values), name).toMatchObject({ fromPartial: 0, resumed: 0, restarted: 0, sha256: sha256(host.bytes) })
       expect((await readFile(file)).equals(host.bytes), name).toBe(true)
     }
   })

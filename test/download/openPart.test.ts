@@ -72,6 +72,33 @@ describe('openPart: a 200 or a readable 206', () => {
   })
 })
 
+describe('openPart: the size and the version a reply announces', () => {
+  // Only digits, with spaces around them at most, are a length: anything else leaves the size unknown.
+  it.each([
+    ['2899', 2899],
+    [' 2899 ', 2899],
+    ['2899abc', undefined],
+    ['abc2899', undefined],
+    ['-1', undefined],
+    ['1e3', undefined],
+    ['', undefined],
+  ])('a Content-Length of %j: size %j', async (length, size) => {
+    const { part } = await open(() => ({ status: 200, headers: { 'content-length': length }, body: 'x' }))
+    expect(part).toMatchObject({ start: 0, end: size, total: size })
+  })
+
+  // The version a resumed part must carry, and the one recorded beside a partial file: ETag and Last-Modified as sent.
+  it.each([
+    [{ etag: '"v1"', 'last-modified': 'Mon, 01 Jan 2024 00:00:00 GMT' }, '"v1"\nMon, 01 Jan 2024 00:00:00 GMT'],
+    [{ etag: 'W/"v1"' }, 'W/"v1"\n'],
+    [{ 'last-modified': 'Mon, 01 Jan 2024 00:00:00 GMT' }, '\nMon, 01 Jan 2024 00:00:00 GMT'],
+    [{}, '\n'],
+  ])('the version of %j is %j', async (headers, version) => {
+    const { part } = await open(() => ({ status: 200, headers, body: 'x' }))
+    expect(part!.version).toBe(version)
+  })
+})
+
 describe('openPart: a compressed reply (fetch decodes it; its lengths count compressed bytes)', () => {
   const sized = { 'content-length': '1200', 'accept-ranges': 'bytes', etag: '"v1"', 'last-modified': 'Mon, 01 Jan 2024 00:00:00 GMT' }
 
