@@ -28,6 +28,13 @@ describe('resultFile', () => {
     expect(error).toMatchObject({ issues: [{ path: 'taskId', message }], message: `Invalid result file name: taskId: ${message}. Nothing was sent.` })
   })
 
+  it.each([
+    [42, '42'],
+    [null, 'null'],
+  ])('refuses a task id that is not a string (%j), though its text would be a plain name', (taskId, shown) => {
+    expect(refusal(taskId as never)).toMatchObject({ name: 'InvalidRequestError', issues: [{ path: 'taskId', message: expect.stringContaining(`(got ${shown})`) }] })
+  })
+
   it('shows at most 80 characters of a long task id', () => {
     const error = refusal(`${'a'.repeat(200)}.`) as Error
     expect(error.message).toContain(`(got "${'a'.repeat(79)})`)

@@ -86,6 +86,9 @@ describe('saveResults downloads at most maxFiles results of a task', () => {
       taskId: 't',
       issues: [{ path: 'urls', message: 'lists 100 result files, more than 16; none was downloaded (pass a larger maxFiles if such tasks are expected)' }],
     })
+    expect((error as Error).message).toBe(
+      'Unexpected task result from the gateway: urls: lists 100 result files, more than 16; none was downloaded (pass a larger maxFiles if such tasks are expected).',
+    )
     expect(values).toEqual([])
     expect(server.requests).toHaveLength(0)
     expect(await readdir(dir)).toEqual([])
@@ -94,6 +97,7 @@ describe('saveResults downloads at most maxFiles results of a task', () => {
   it.each([
     [undefined, 16],
     [3, 3],
+    [1, 1],
   ])('maxFiles %s: %s URLs are saved, one more is refused', async (maxFiles, limit) => {
     const server = await host()
     const dir = await scratch()
@@ -129,7 +133,7 @@ describe('saveResults refuses the root folder', () => {
   it.each(['/', '//', '\\'])('dir %j: InvalidRequestError at once, rather than the working folder', (dir) => {
     const error = thrownBy(() => saveResults(dir))
     expect(isInvalidRequestError(error)).toBe(true)
-    expect(error).toMatchObject({ issues: [{ path: 'dir', message: `is the root folder (got ${JSON.stringify(dir)}); name a folder to save into` }] })
+    expect((error as Error).message).toBe(`Invalid saveResults: dir: is the root folder (got ${JSON.stringify(dir)}); name a folder to save into. Nothing was sent.`)
   })
 
   it('a folder under the root is taken', () => {
