@@ -158,7 +158,7 @@ function saveResult$(done: Extract<TaskEvent, { type: 'completed' }>, { out, ove
     return throwError(() => new Error(`Task ${done.taskId} completed without a result URL, so nothing was saved: check that the endpoint is the right kind (video or image)`))
   }
   return defer(() => {
-    checkFileCount(done.taskId, done.urls, DEFAULT_MAX_FILES, 'without --out, the task prints its URLs')
+    checkFileCount(done.taskId, done.urls, DEFAULT_MAX_FILES, 'its results stay at the gateway until they expire')
     return from(done.urls)
   }).pipe(
     concatMap(one$),

@@ -1,3 +1,4 @@
+import { isFileCountError } from '../download/maxFiles.js'
 import { isGatewayError } from '../errors/GatewayError.js'
 import { isTaskTimeoutError } from '../errors/TaskTimeoutError.js'
 import { isTransient } from '../policy/retryable.js'
@@ -20,6 +21,8 @@ export function cancelHint(endpoint: string, id: string, embedded: boolean, out:
 /** After an error that left a task running (a deadline, a connection lost), or a result not saved over a file, how to follow it again. */
 export function errorHint(error: unknown, embedded: boolean, out: string | undefined, state: CliState): string[] {
   if (error instanceof OutputExistsError && state.task && !embedded) return [`rxgate: the task's results stay at the gateway until they expire; once the file is moved, save them with: ${followCommand(state.task.endpoint, state.task.id, out)}`]
+  // Too many results to save: the task is done and paid for; without --out the CLI prints their URLs instead.
+  if (isFileCountError(error) && state.task && !embedded) return [`rxgate: the task is done; print its result URLs with: ${followCommand(state.task.endpoint, state.task.id)}`]
   const running = isTaskTimeoutError(error) || isTransient(error)
   if (!isGatewayError(error) || error.taskId === undefined || !error.endpoint || !running || embedded) return []
   return [`rxgate: follow it again with: ${followCommand(endpointArg(error.endpoint), error.taskId, out)}`]

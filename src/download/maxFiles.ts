@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '../errors/InvalidRequestError.js'
-import { ValidationError } from '../errors/ValidationError.js'
+import { isValidationError, ValidationError } from '../errors/ValidationError.js'
 
 /**
  * The most result files of one task that `saveResults` (and the CLI's
@@ -30,19 +30,33 @@ export function maxFilesOf(maxFiles: unknown, what = 'saveResults'): number {
 /**
  * Fails a completed task that lists more result URLs than `maxFiles`, before
  * any of them is downloaded: a `ValidationError` of the task result (the
- * reply is the gateway's), its issue at `urls`, carrying the task's id.
+ * reply is the gateway's, over a bound of this library's), its issue at
+ * `urls`, carrying the task's id; its `payload` holds every URL, signed.
  * `advice` ends the message: what the caller can do about it.
  *
  * @example
  * ```ts
  * checkFileCount('t', ['https://cdn.example/a.png'], 16, 'pass a larger maxFiles') // returns
- * checkFileCount('t', urls, 16, 'pass a larger maxFiles') // throws ValidationError when urls.length > 16
+ * checkFileCount('t', Array(17).fill('https://cdn.example/a.png'), 16, 'pass a larger maxFiles') // throws ValidationError
  * ```
  */
 export function checkFileCount(taskId: string, urls: readonly string[], maxFiles: number, advice: string): void {
   if (urls.length <= maxFiles) return
-  const message = `lists ${urls.length} result files, more than ${maxFiles}; none was downloaded (${advice})`
+  const message = `lists ${urls.length} result files, more than the ${maxFiles} allowed (maxFiles); none was downloaded (${advice})`
   const error = new ValidationError('task result', [{ path: 'urls', message }], urls)
   error.taskId = taskId
   throw error
+}
+
+/**
+ * Whether `error` is the refusal {@link checkFileCount} throws: the task is
+ * done, and its results wait at the gateway until they expire.
+ *
+ * @example
+ * ```ts
+ * saveResults('out').pipe(catchError((e) => (isFileCountError(e) ? of(e.payload) : throwError(() => e))))
+ * ```
+ */
+export function isFileCountError(error: unknown): error is ValidationError {
+  return isValidationError(error) && error.issues.length === 1 && error.issues[0]!.path === 'urls' && Array.isArray(error.payload)
 }

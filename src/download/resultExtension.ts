@@ -9,8 +9,8 @@ export type ResultKind = 'video' | 'image'
  * shell runs when it is opened.
  */
 export const RESULT_EXTENSIONS: Readonly<Record<ResultKind, readonly string[]>> = {
-  video: ['mp4', 'webm', 'mov', 'm4v'],
-  image: ['png', 'jpg', 'jpeg', 'webp', 'gif'],
+  video: ['mp4', 'webm', 'mov', 'm4v', 'mkv'],
+  image: ['png', 'jpg', 'jpeg', 'webp', 'gif', 'avif', 'heic', 'bmp', 'tif', 'tiff'],
 }
 
 /**

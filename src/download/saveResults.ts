@@ -46,7 +46,7 @@ export type SaveResultsEvent = DownloadEvent & {
  * Saves every result of each completed task into `dir` (Node), before the
  * URLs expire: `<taskId>-<index>.<ext>` (the task id in lower case, `index`
  * from 1, the extension from the URL when it is a media one of the result's
- * kind (`mp4`, `webm`, `mov`, `m4v`; `png`, `jpg`, `jpeg`, `webp`, `gif`),
+ * kind (`mp4`, `webm`, `mov`, `m4v`, `mkv`; `png`, `jpg`, `jpeg`, `webp`, `gif`, `avif`, `heic`, `bmp`, `tif`, `tiff`),
  * else `mp4` for a video and `png` for an image). `dir` may not be the root
  * folder (`/`). A task listing more than `maxFiles` URLs (16) fails with
  * `ValidationError` before any request. Other task events

@@ -111,8 +111,8 @@ export function httpError(conn: Connection, spec: RequestSpec, res: Pick<Transpo
 
 /**
  * Reads a body as text, at most `limit` bytes: past it, `'fail'` rejects with
- * {@link PayloadTooLargeError} and `'cut'` returns what was read. A body
- * that says it is longer is refused before it is read; every body is counted
+ * {@link PayloadTooLargeError} and `'cut'` returns what was read. With
+ * `'fail'`, a body that says it is longer is refused before it is read; every body is counted
  * as it arrives, whatever length it says: a transport that decodes the body
  * (`fetch` does, for `Content-Encoding: br` or `gzip`) gets more bytes than
  * `Content-Length` counts, so an endless or compressed body never grows

@@ -89,7 +89,7 @@ function parseJson(text: string, spec: RequestSpec, type: string | undefined): u
 
 /**
  * The body of a JSON reply through the connection's `exchange`, read as
- * `readText` reads one of unknown length: at most `maxBodyBytes`, past
+ * `readText` reads every body: counted as it arrives, at most `maxBodyBytes`, past
  * which (or past a `content-length` over it) it fails with `PayloadTooLargeError`.
  */
 function observeJson(

@@ -11,15 +11,20 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|\+00:00)$/
  * Whether an ISO 8601 UTC timestamp names a moment that exists. The pattern
  * reads digits, not dates: `2026-13-45T99:99:99Z` passes it and `Date.parse`
  * gives NaN, and V8 reads `2026-02-30` as 2 March; either would make a
- * result's `expiresAt` wrong later. A string the pattern refuses passes here:
- * it has its own issue already.
+ * result's `expiresAt` wrong later. The fields are read as numbers, not
+ * through `Date.parse`, whose reading of fractions other than milliseconds
+ * is each engine's own: a month 01-12, a day within its month (29 February
+ * in leap years), a time up to 23:59:59, or 24:00:00 exactly (the end of
+ * the day); a leap second (`23:59:60`) is refused, as `Date` has none. A
+ * string the pattern refuses passes here: it has its own issue already.
  */
 function exists(at: string): boolean {
   if (!ISO_UTC.test(at)) return true
-  // Date.parse refuses a month outside 01-12, a day outside 01-31 and a time past 24:00:00;
-  // a day past its month's end rolls into the next month, where its day of the month differs.
-  const day = Number(at.slice(8, 10))
-  return !Number.isNaN(Date.parse(at)) && new Date(Date.UTC(Number(at.slice(0, 4)), Number(at.slice(5, 7)) - 1, day)).getUTCDate() === day
+  const [year, month, day, hour, minute, second] = [0, 5, 8, 11, 14, 17].map((i) => Number(at.slice(i, i + (i === 0 ? 4 : 2))))
+  const leap = year! % 4 === 0 && (year! % 100 !== 0 || year! % 400 === 0)
+  const days = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month!) ? 30 : 31
+  const endOfDay = hour === 24 && minute === 0 && second === 0 && !/\.\d*[1-9]/.test(at)
+  return month! >= 1 && month! <= 12 && day! >= 1 && day! <= days && (endOfDay || (hour! <= 23 && minute! <= 59 && second! <= 59))
 }
 const isoUtc = v.pipe(v.string(), v.regex(ISO_UTC, 'must be an ISO 8601 UTC timestamp'), v.check(exists, 'must be a date and time that exist'))
 // Whitespace or a control character (C0, DEL, C1) anywhere is refused, not only at the start:

@@ -53,6 +53,10 @@ describe('resultExtension', () => {
   it.each([
     ['https://cdn.example/v/clip.MOV?sig=x', 'video', 'mov'],
     ['https://cdn.example/v/clip', 'video', 'mp4'],
+    ['https://cdn.example/v/clip.mkv', 'video', 'mkv'],
+    ['https://cdn.example/i/photo.AVIF', 'image', 'avif'],
+    ['https://cdn.example/i/scan.tiff', 'image', 'tiff'],
+    ['https://cdn.example/i/photo.avif', 'video', 'mp4'],
     ['https://cdn.example/v1.2/clip', 'video', 'mp4'],
     ['https://cdn.example/v/clip.mp4.exe', 'video', 'mp4'],
     ['https://cdn.example/v/clip.webm', 'video', 'webm'],

@@ -84,10 +84,10 @@ describe('saveResults downloads at most maxFiles results of a task', () => {
     expect(isValidationError(error)).toBe(true)
     expect(error).toMatchObject({
       taskId: 't',
-      issues: [{ path: 'urls', message: 'lists 100 result files, more than 16; none was downloaded (pass a larger maxFiles if such tasks are expected)' }],
+      issues: [{ path: 'urls', message: 'lists 100 result files, more than the 16 allowed (maxFiles); none was downloaded (pass a larger maxFiles if such tasks are expected)' }],
     })
     expect((error as Error).message).toBe(
-      'Unexpected task result from the gateway: urls: lists 100 result files, more than 16; none was downloaded (pass a larger maxFiles if such tasks are expected).',
+      'Unexpected task result from the gateway: urls: lists 100 result files, more than the 16 allowed (maxFiles); none was downloaded (pass a larger maxFiles if such tasks are expected).',
     )
     expect(values).toEqual([])
     expect(server.requests).toHaveLength(0)
@@ -106,7 +106,7 @@ describe('saveResults downloads at most maxFiles results of a task', () => {
     expect(ok.error).toBeUndefined()
     expect(saved(ok.values)).toHaveLength(limit)
     const over = await collect(of(completed('b', urls(limit + 1), 'image')).pipe(saveResults(dir, { allowHosts: [server.url], maxFiles })))
-    expect(over.error).toMatchObject({ name: 'ValidationError', issues: [{ path: 'urls', message: expect.stringContaining(`lists ${limit + 1} result files, more than ${limit};`) }] })
+    expect(over.error).toMatchObject({ name: 'ValidationError', issues: [{ path: 'urls', message: expect.stringContaining(`lists ${limit + 1} result files, more than the ${limit} allowed (maxFiles);`) }] })
     expect(server.requests).toHaveLength(limit)
   })
 

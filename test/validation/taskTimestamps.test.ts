@@ -32,6 +32,9 @@ describe('a timestamp must name a moment that exists', () => {
     ['hour 25', '2026-03-01T25:00:00Z'],
     ['minute 60', '2026-03-01T10:60:00Z'],
     ['second 60', '2026-03-01T10:00:60Z'],
+    ['29 February of a century not divisible by 400', '2100-02-29T10:00:00Z'],
+    ['past the end of the day', '2026-03-01T24:00:00.5Z'],
+    ['hour 24 with minutes', '2026-03-01T24:01:00Z'],
   ])('refuses %s (%s), with one issue per field', (_, at) => {
     expect(issues(TaskReplySchemas.video, withTimes('processing', at))).toEqual([
       { path: 'task_info.created_at', message: exist },
@@ -40,7 +43,7 @@ describe('a timestamp must name a moment that exists', () => {
     expect(issues(TaskCreatedSchema, { task_info: { id: TASK_ID, created_at: at, updated_at: at } }).map((i) => i.message)).toEqual([exist, exist])
   })
 
-  it.each(['2028-02-29T10:00:00Z', '2026-12-31T23:59:59.999Z', '2026-01-01T00:00:00+00:00', '2026-04-30T10:00:00Z'])('accepts %s', (at) => {
+  it.each(['2028-02-29T10:00:00Z', '2000-02-29T10:00:00Z', '2026-12-31T23:59:59.999Z', '2026-01-01T00:00:00+00:00', '2026-04-30T10:00:00Z', '2026-06-30T12:34:56.123456+00:00', '2026-03-01T24:00:00Z', '2026-03-01T24:00:00.000Z'])('accepts %s', (at) => {
     expect(issues(TaskReplySchemas.video, withTimes('completed', at))).toEqual([])
   })
 
